@@ -1,0 +1,9 @@
+// Cassette for C++: contextual call interception, compile-time passes and metadata
+// propagation over a traced-call DSL. The umbrella header.
+#pragma once
+
+#include <cassette/fwd.hpp>
+#include <cassette/ir.hpp>
+#include <cassette/primitives.hpp>
+#include <cassette/function.hpp>
+#include <cassette/overdub.hpp>

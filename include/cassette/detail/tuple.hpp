@@ -1,0 +1,29 @@
+// A flat tuple for the evaluator: aggregate initialisation fixes left-to-right evaluation
+// of the elements, and references stay references (arguments bind without copies).
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+namespace cassette::detail {
+
+template <std::size_t I, class T>
+struct leaf {
+    T value;
+};
+
+template <class Indices, class... T>
+struct tuple_impl;
+
+template <std::size_t... I, class... T>
+struct tuple_impl<std::index_sequence<I...>, T...> : leaf<I, T>... {};
+
+template <class... T>
+using tuple = tuple_impl<std::index_sequence_for<T...>, T...>;
+
+template <std::size_t I, class T>
+[[gnu::always_inline]] constexpr T const& get(leaf<I, T> const& l) noexcept {
+    return l.value;
+}
+
+}  // namespace cassette::detail

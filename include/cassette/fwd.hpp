@@ -1,0 +1,63 @@
+// The vocabulary every part of Cassette shares, declared without cycles.
+//
+// Definitions (see docs/definitions.md):
+//   traced function  a callable whose body is an IR expression built once, at compile time;
+//   call node        ir::call<F, Args...>: the callee F applied to argument nodes;
+//   primitive        any callee that is not a traced function: it can be overdubbed, not entered;
+//   context          any class; its members prehook/posthook/overdub/fallback customise calls;
+//   pass             a constexpr function object that rewrites a body before it runs.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+
+namespace cassette {
+
+namespace ir {
+
+struct node_base {};
+template <class Derived>
+struct symbolic;
+
+template <std::size_t I>
+struct param;
+template <class T>
+struct constant;
+template <class F, class... Args>
+struct call;
+template <class Id, std::size_t K>
+struct var;
+template <class Cond, class Then, class Else>
+struct conditional;
+template <class Id, class Value, class Body>
+struct let_in;
+template <class Id, class First, class Last, class Init, class Body>
+struct loop;
+struct self_t;
+
+// Every IR node, and so every symbolic value a builder handles, derives from node_base.
+template <class T>
+concept expression = std::derived_from<std::remove_cvref_t<T>, node_base>;
+
+}  // namespace ir
+
+namespace op {
+struct primitive_base {};
+template <class Derived>
+struct primitive;
+struct getindex_t;
+}  // namespace op
+
+template <class T>
+concept primitive = std::derived_from<std::remove_cvref_t<T>, op::primitive_base>;
+
+// The result of a call whose callee returns void, so every call has a value hooks can see.
+struct nothing {
+    friend constexpr bool operator==(nothing, nothing) noexcept { return true; }
+};
+
+// The context that does nothing: overdubbing under it is plain evaluation.
+struct null_context {};
+
+}  // namespace cassette

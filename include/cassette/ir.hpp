@@ -1,0 +1,145 @@
+// The IR: the node types a body is made of. Every node is a symbolic value, so builders and
+// passes make new nodes with the same operators and functions (see primitives.hpp).
+#pragma once
+
+#include <cassette/fwd.hpp>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/tuple.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace cassette::detail {
+
+template <class T, class...>
+struct dependent {
+    using type = T;
+};
+
+template <class...>
+inline constexpr bool always_false = false;
+
+}  // namespace cassette::detail
+
+namespace cassette::ir {
+
+// An operand as a node: symbolic values stay as they are, plain values become constants.
+template <class X>
+constexpr auto as_node(X const& x) {
+    if constexpr (expression<X>)
+        return x;
+    else
+        return constant<X>{x};
+}
+
+template <class X>
+using node_t = decltype(ir::as_node(std::declval<X const&>()));
+
+template <class F, class... X>
+constexpr auto make_call(F const& fn, X const&... xs) {
+    return call<F, node_t<X>...>{fn, ir::as_node(xs)...};
+}
+
+// What every node can do while a body is being built: be indexed, be called (higher order),
+// and refuse to be a bool, because a branch on a symbolic value cannot be recorded.
+template <class Derived>
+struct symbolic : node_base {
+    template <class Index>
+    constexpr auto operator[](Index const& i) const {
+        return ir::make_call(typename detail::dependent<op::getindex_t, Index>::type{}, self(), i);
+    }
+
+    template <class... X>
+    constexpr auto operator()(X const&... xs) const {
+        return ir::make_call(self(), xs...);
+    }
+
+    template <class D = Derived>
+    explicit operator bool() const {
+        static_assert(detail::always_false<D>,
+                      "cassette: a symbolic value has no truth value while a body is being built. "
+                      "Branch with cassette::if_(condition, then_value, else_value) "
+                      "instead of if, ?: or bool().");
+        return false;
+    }
+
+private:
+    constexpr Derived const& self() const { return static_cast<Derived const&>(*this); }
+};
+
+// The I-th parameter of the traced function whose body this is.
+template <std::size_t I>
+struct param : symbolic<param<I>> {
+    static constexpr std::size_t index = I;
+};
+
+// A plain value embedded in a body.
+template <class T>
+struct constant : symbolic<constant<T>> {
+    T value;
+    constexpr explicit constant(T v) : value(v) {}
+};
+
+// `fn(args...)`. `fn` is a primitive, a traced function, any other callable, a node
+// (higher order: evaluated to the callable) or self_t (the enclosing traced function).
+template <class F, class... Args>
+struct call : symbolic<call<F, Args...>> {
+    [[no_unique_address]] F fn;
+    boost::hana::tuple<Args...> args;
+
+    constexpr call(F f, Args... as) : fn(f), args(as...) {}
+};
+
+// The callee of cassette::self(...): resolved to the traced function being run.
+struct self_t {
+    static constexpr char const name[] = "self";
+};
+
+// A variable bound by the special form identified by Id (let: K = 0; fold: 0 index, 1 acc).
+template <class Id, std::size_t K>
+struct var : symbolic<var<Id, K>> {};
+
+// cassette::if_: only the taken branch is evaluated.
+template <class Cond, class Then, class Else>
+struct conditional : symbolic<conditional<Cond, Then, Else>> {
+    Cond cond;
+    Then then_;
+    Else else_;
+    constexpr conditional(Cond c, Then t, Else e) : cond(c), then_(t), else_(e) {}
+};
+
+// cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
+template <class Id, class Value, class Body>
+struct let_in : symbolic<let_in<Id, Value, Body>> {
+    Value value;
+    Body body;
+    constexpr let_in(Value v, Body b) : value(v), body(b) {}
+};
+
+// cassette::fold: acc = init; for i in [first, last): acc = body(var<Id, 0> = i, var<Id, 1> = acc).
+template <class Id, class First, class Last, class Init, class Body>
+struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
+    First first;
+    Last last;
+    Init init;
+    Body body;
+    constexpr loop(First f, Last l, Init i, Body b) : first(f), last(l), init(i), body(b) {}
+};
+
+// Whether a subtree calls cassette::self: such a subtree has no type until the base case
+// has given the function its result type.
+template <class Node>
+inline constexpr bool calls_self = false;
+template <class F, class... Args>
+inline constexpr bool calls_self<call<F, Args...>> =
+    std::is_same_v<F, self_t> || calls_self<F> || (calls_self<Args> || ...);
+template <class C, class T, class E>
+inline constexpr bool calls_self<conditional<C, T, E>> = calls_self<C> || calls_self<T> || calls_self<E>;
+template <class Id, class V, class B>
+inline constexpr bool calls_self<let_in<Id, V, B>> = calls_self<V> || calls_self<B>;
+template <class Id, class F, class L, class I, class B>
+inline constexpr bool calls_self<loop<Id, F, L, I, B>> =
+    calls_self<F> || calls_self<L> || calls_self<I> || calls_self<B>;
+
+}  // namespace cassette::ir

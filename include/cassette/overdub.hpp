@@ -1,0 +1,351 @@
+// overdub: runs a traced function's body under a context, turning every call node
+// g(xs...) into prehook; overdub; posthook, recursively.
+#pragma once
+
+#include <cassette/detail/tuple.hpp>
+#include <cassette/function.hpp>
+
+#include <boost/hana/at.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <type_traits>
+#include <utility>
+
+namespace cassette {
+
+// A view of a context whose prehook/posthook injection is removed at compile time;
+// its overdub and fallback members still apply.
+template <class Ctx>
+struct hooks_disabled {
+    Ctx& context;
+};
+
+template <class Ctx>
+constexpr hooks_disabled<Ctx> disable_hooks(Ctx& ctx) noexcept {
+    return {ctx};
+}
+
+}  // namespace cassette
+
+namespace cassette::detail {
+
+template <class Ctx, bool Hooks>
+struct context_ref {
+    using context_type = Ctx;
+    static constexpr bool hooks = Hooks;
+    Ctx& ctx;
+};
+
+template <class Ctx>
+constexpr context_ref<Ctx, true> as_ref(Ctx& ctx) noexcept {
+    return {ctx};
+}
+template <class Ctx>
+constexpr context_ref<Ctx, false> as_ref(hooks_disabled<Ctx> view) noexcept {
+    return {view.context};
+}
+
+// The body a context runs: its pass applied once per (context, function, arity).
+template <class Ctx>
+concept has_pass = requires { Ctx::pass; };
+
+template <class Ctx, class F, std::size_t N>
+inline constexpr auto passed_body = Ctx::pass(F::template body<N>);
+
+template <class Ctx, class F, std::size_t N>
+constexpr auto const& body_under() noexcept {
+    if constexpr (has_pass<Ctx>)
+        return passed_body<Ctx, F, N>;
+    else
+        return F::template body<N>;
+}
+
+// Evaluation state: the context, the running traced function (for self), its arguments
+// (by reference) and the variables bound by enclosing let/fold forms.
+struct no_scope {};
+
+template <class Id, class Values, class Outer>
+struct scope {
+    using id = Id;
+    Values const& values;
+    Outer const& outer;
+};
+
+template <class Ref, class Self, class Args, class Scope>
+struct frame {
+    Ref ref;
+    Self const& self;
+    Args const& args;
+    Scope scope;
+};
+
+template <class Id, class Ref, class Self, class Args, class Scope, class Values>
+[[gnu::always_inline]] constexpr auto bind(frame<Ref, Self, Args, Scope> const& fr, Values const& values) {
+    return frame<Ref, Self, Args, scope<Id, Values, Scope>>{fr.ref, fr.self, fr.args, {values, fr.scope}};
+}
+
+template <class Id, std::size_t K, class Scope>
+[[gnu::always_inline]] constexpr decltype(auto) lookup(Scope const& s) {
+    static_assert(!std::is_same_v<Scope, no_scope>,
+                  "cassette: a let/fold variable is used outside the form that binds it.");
+    if constexpr (std::is_same_v<typename Scope::id, Id>)
+        return detail::get<K>(s.values);
+    else
+        return detail::lookup<Id, K>(s.outer);
+}
+
+// A call whose callee returns void yields `nothing`, so hooks always see a result.
+template <class Fn>
+[[gnu::always_inline]] constexpr decltype(auto) value_of(Fn&& fn) {
+    if constexpr (std::is_void_v<decltype(fn())>) {
+        fn();
+        return nothing{};
+    } else {
+        return fn();
+    }
+}
+
+template <class T>
+[[gnu::always_inline]] constexpr bool truth(T const& x) {
+    return static_cast<bool>(x);
+}
+
+template <class Fr, class Then, class Else>
+struct branch_type;
+template <class Fr, class Id, class Index, class Init, class Body>
+struct accumulator_type;
+
+// The evaluator and the dispatch of one call, in the order the contract fixes:
+//   1. ctx.prehook(g, xs...)                  if viable and hooks are on;
+//   2. ctx.overdub(g, xs...)                  if viable, else
+//      the body of g under ctx                if g is a traced function, else
+//      ctx.fallback(g, xs...)                 if viable, else
+//      g(xs...)                               (on the arguments with ctx's tags removed);
+//   3. ctx.posthook(result, g, xs...)         if viable and hooks are on.
+// Arguments are evaluated left to right, depth first, before the call.
+struct engine {
+    template <class Ref, class G, class... X>
+    [[gnu::always_inline]] static constexpr decltype(auto) fallback(Ref ref, G const& g, X const&... xs) {
+        if constexpr (requires { ref.ctx.fallback(g, xs...); })
+            return detail::value_of([&]() -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
+        else
+            return detail::value_of([&]() -> decltype(auto) { return std::invoke(g, xs...); });
+    }
+
+    template <class Ref, class G, class... X>
+    [[gnu::always_inline]] static constexpr decltype(auto) recurse(Ref ref, G const& g, X const&... xs) {
+        if constexpr (traced_function<G>)
+            return engine::run_body(ref, g, xs...);
+        else
+            return engine::fallback(ref, g, xs...);
+    }
+
+    template <class Ref, class G, class... X>
+    [[gnu::always_inline]] static constexpr decltype(auto) dispatch(Ref ref, G const& g, X const&... xs) {
+        if constexpr (requires { ref.ctx.overdub(g, xs...); })
+            return detail::value_of([&]() -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
+        else
+            return engine::recurse(ref, g, xs...);
+    }
+
+    template <class Ref, class G, class... X>
+    [[gnu::always_inline]] static constexpr decltype(auto) hooked(Ref ref, G const& g, X const&... xs) {
+        if constexpr (Ref::hooks && requires { ref.ctx.prehook(g, xs...); })
+            ref.ctx.prehook(g, xs...);
+        using R = decltype(engine::dispatch(ref, g, xs...));
+        if constexpr (Ref::hooks && requires(R const& r) { ref.ctx.posthook(r, g, xs...); }) {
+            decltype(auto) r = engine::dispatch(ref, g, xs...);
+            ref.ctx.posthook(std::as_const(r), g, xs...);
+            return r;
+        } else {
+            return engine::dispatch(ref, g, xs...);
+        }
+    }
+
+    // --- evaluation of each node kind ---------------------------------------------------
+
+    template <std::size_t I, class Fr>
+    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::param<I> const&, Fr const& fr) {
+        return detail::get<I>(fr.args);
+    }
+
+    template <class T, class Fr>
+    [[gnu::always_inline]] static constexpr T const& eval(ir::constant<T> const& n, Fr const&) {
+        return n.value;
+    }
+
+    template <class Id, std::size_t K, class Fr>
+    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::var<Id, K> const&, Fr const& fr) {
+        return detail::lookup<Id, K>(fr.scope);
+    }
+
+    template <class F, class Fr>
+    [[gnu::always_inline]] static constexpr decltype(auto) callee(F const& fn, Fr const& fr) {
+        if constexpr (std::is_same_v<F, ir::self_t>)
+            return (fr.self);
+        else if constexpr (ir::expression<F>)
+            return engine::eval(fn, fr);
+        else
+            return (fn);
+    }
+
+    // A call's result stays a reference only if every argument refers to storage that
+    // outlives the call (parameters, constants, bound variables); otherwise it is a value.
+    template <class F, class... Args, class Fr, std::size_t... I>
+    [[gnu::always_inline]] static constexpr decltype(auto) eval_call(ir::call<F, Args...> const& n, Fr const& fr,
+                                                                     std::index_sequence<I...>) {
+        decltype(auto) g = engine::callee(n.fn, fr);
+        using values_type = detail::tuple<decltype(engine::eval(boost::hana::at_c<I>(n.args), fr))...>;
+        values_type const values{{engine::eval(boost::hana::at_c<I>(n.args), fr)}...};
+        using R = decltype(engine::hooked(fr.ref, g, detail::get<I>(values)...));
+        constexpr bool owns_an_argument =
+            (!std::is_reference_v<decltype(engine::eval(boost::hana::at_c<I>(n.args), fr))> || ...);
+        if constexpr (owns_an_argument && std::is_reference_v<R>)
+            return std::remove_cvref_t<R>(engine::hooked(fr.ref, g, detail::get<I>(values)...));
+        else
+            return engine::hooked(fr.ref, g, detail::get<I>(values)...);
+    }
+
+    template <class F, class... Args, class Fr>
+    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::call<F, Args...> const& n, Fr const& fr) {
+        return engine::eval_call(n, fr, std::index_sequence_for<Args...>{});
+    }
+
+    // The return type is spelled out, so a branch that calls self is not needed to deduce it.
+    template <class C, class T, class E, class Fr>
+    [[gnu::always_inline]] static constexpr auto eval(ir::conditional<C, T, E> const& n, Fr const& fr) ->
+        typename branch_type<Fr, T, E>::type {
+        if (detail::truth(engine::eval(n.cond, fr))) return engine::eval(n.then_, fr);
+        return engine::eval(n.else_, fr);
+    }
+
+    template <class Id, class V, class B, class Fr>
+    [[gnu::always_inline]] static constexpr auto eval(ir::let_in<Id, V, B> const& n, Fr const& fr) {
+        decltype(auto) value = engine::eval(n.value, fr);
+        detail::tuple<decltype(value) const&> const bound{{value}};
+        return engine::eval(n.body, detail::bind<Id>(fr, bound));
+    }
+
+    template <class Id, class First, class Last, class Init, class B, class Fr>
+    [[gnu::always_inline]] static constexpr auto eval(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
+        decltype(auto) first = engine::eval(n.first, fr);
+        decltype(auto) last = engine::eval(n.last, fr);
+        decltype(auto) init = engine::eval(n.init, fr);
+        using index = std::common_type_t<std::remove_cvref_t<decltype(first)>, std::remove_cvref_t<decltype(last)>>;
+        using acc_type = typename accumulator_type<Fr, Id, index, std::remove_cvref_t<decltype(init)>, B>::type;
+        acc_type acc(init);
+        index const end = last;
+        for (index i = first; i < end; ++i) {
+            detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
+            acc = engine::eval(n.body, detail::bind<Id>(fr, bound));
+        }
+        return acc;
+    }
+
+    // The return type is spelled out so that a self call inside the body can name it
+    // while the body is still being instantiated (Clang instantiates constexpr bodies eagerly).
+    template <class Ref, class F, class... X>
+    static constexpr auto run_body(Ref ref, F const& f, X const&... xs)
+        -> decltype(engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
+                                 std::declval<frame<Ref, F, detail::tuple<X const&...>, no_scope> const&>())) {
+        using args_type = detail::tuple<X const&...>;
+        args_type const args{{xs}...};
+        using frame_type = frame<Ref, F, args_type, no_scope>;
+        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
+                            frame_type{ref, f, args, {}});
+    }
+};
+
+template <class Node, class Fr>
+using eval_t = std::remove_cvref_t<decltype(engine::eval(std::declval<Node const&>(), std::declval<Fr const&>()))>;
+
+template <class Fr, class Then, class Else>
+struct branch_type {
+    static_assert(!(ir::calls_self<Then> && ir::calls_self<Else>),
+                  "cassette::if_: both branches call cassette::self; one of them must be a "
+                  "base case that gives the function its result type.");
+    static constexpr auto pick() {
+        if constexpr (ir::calls_self<Then>)
+            return std::type_identity<eval_t<Else, Fr>>{};
+        else if constexpr (ir::calls_self<Else>)
+            return std::type_identity<eval_t<Then, Fr>>{};
+        else
+            return std::common_type<eval_t<Then, Fr>, eval_t<Else, Fr>>{};
+    }
+    using type = typename decltype(pick())::type;
+};
+
+// The accumulator takes the body's type: fold(0, n, 0, acc + x[i]) accumulates doubles.
+template <class Fr, class Id, class Index, class Init, class Body>
+struct accumulator_type {
+    template <class Acc>
+    using step = eval_t<Body, decltype(detail::bind<Id>(std::declval<Fr const&>(),
+                                                        std::declval<detail::tuple<Index const&, Acc const&> const&>()))>;
+    using type = step<step<Init>>;
+    static_assert(std::is_same_v<type, step<type>>,
+                  "cassette::fold: the body's result type does not settle; make the body return "
+                  "the same type whatever the accumulator's type.");
+};
+
+template <class F, class... A>
+[[gnu::always_inline]] constexpr auto evaluate(F const& f, A const&... args) {
+    null_context ctx;
+    return std::remove_cvref_t<decltype(engine::run_body(detail::as_ref(ctx), f, args...))>(
+        engine::run_body(detail::as_ref(ctx), f, args...));
+}
+
+template <class Ctx, class F, class... A>
+concept overdubbable = traced_function<F> || std::is_invocable_v<F const&, A const&...> ||
+                       requires(Ctx& c, F const& f, A const&... a) { c.overdub(f, a...); } ||
+                       requires(Ctx& c, F const& f, A const&... a) { c.fallback(f, a...); };
+
+template <class Ctx>
+struct context_of {
+    using type = Ctx;
+};
+template <class Ctx>
+struct context_of<hooks_disabled<Ctx>> {
+    using type = Ctx;
+};
+
+}  // namespace cassette::detail
+
+namespace cassette {
+
+// Runs f(args...) in ctx: ctx's member overdub if viable, else as recurse.
+// The top-level call itself gets no prehook/posthook, as in Cassette.
+template <class Ctx, class F, class... A>
+constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) {
+    static_assert(detail::overdubbable<typename detail::context_of<std::remove_cvref_t<Ctx>>::type, F, A...>,
+                  "cassette::overdub(ctx, f, args...): f is neither a traced function nor callable "
+                  "with these arguments, and ctx has no overdub or fallback member for them. "
+                  "Pass a traced function (cassette::function), a primitive or another callable.");
+    using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+}
+
+// overdub under a value-initialised Ctx.
+template <class Ctx, class F, class... A>
+    requires(!std::is_convertible_v<F const&, Ctx>)
+constexpr auto overdub(F const& f, A const&... args) {
+    Ctx ctx{};
+    return cassette::overdub(ctx, f, args...);
+}
+
+// The default behaviour, ignoring a member overdub for this call: a traced function's body
+// runs under ctx (so its calls are overdubbed), anything else goes to fallback.
+template <class Ctx, class F, class... A>
+constexpr auto recurse(Ctx&& ctx, F const& f, A const&... args) {
+    using R = decltype(detail::engine::recurse(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::recurse(detail::as_ref(ctx), f, args...));
+}
+
+// ctx's member fallback if viable, else f called on the arguments.
+template <class Ctx, class F, class... A>
+constexpr auto fallback(Ctx&& ctx, F const& f, A const&... args) {
+    using R = decltype(detail::engine::fallback(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::fallback(detail::as_ref(ctx), f, args...));
+}
+
+}  // namespace cassette

@@ -1,0 +1,215 @@
+// The built-in primitives: operators, math, indexing, aggregates. Each is a function object
+// of type op::NAME_t that computes on plain values and records a call node on symbolic ones.
+#pragma once
+
+#include <cassette/detail/fixed_string.hpp>
+#include <cassette/ir.hpp>
+
+#include <boost/pfr/core.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <iterator>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+namespace cassette::op {
+
+template <class Derived>
+struct primitive : primitive_base {
+    template <class... X>
+    [[gnu::always_inline]] constexpr decltype(auto) operator()(X const&... xs) const {
+        if constexpr ((ir::expression<X> || ...))
+            return ir::make_call(static_cast<Derived const&>(*this), xs...);
+        else
+            return Derived::apply(xs...);
+    }
+};
+
+// Each apply has a trailing return type so that "not computable for these arguments" is a
+// substitution failure that contexts and concepts can test, not a hard error.
+#define CASSETTE_DETAIL_OPERATOR(NAME, SYMBOL, EXPR, ...)                                   \
+    struct NAME##_t : primitive<NAME##_t> {                                                  \
+        static constexpr std::string_view name = SYMBOL;                                     \
+        [[gnu::always_inline]] static constexpr auto apply(__VA_ARGS__) -> decltype(EXPR) {  \
+            return EXPR;                                                                     \
+        }                                                                                    \
+    };                                                                                       \
+    inline constexpr NAME##_t NAME{};
+
+#define CASSETTE_DETAIL_BINARY(NAME, OP) \
+    CASSETTE_DETAIL_OPERATOR(NAME, #OP, a OP b, auto const& a, auto const& b)
+
+CASSETTE_DETAIL_BINARY(add, +)
+CASSETTE_DETAIL_BINARY(sub, -)
+CASSETTE_DETAIL_BINARY(mul, *)
+CASSETTE_DETAIL_BINARY(div, /)
+CASSETTE_DETAIL_BINARY(mod, %)
+CASSETTE_DETAIL_BINARY(lt, <)
+CASSETTE_DETAIL_BINARY(le, <=)
+CASSETTE_DETAIL_BINARY(gt, >)
+CASSETTE_DETAIL_BINARY(ge, >=)
+CASSETTE_DETAIL_BINARY(eq, ==)
+CASSETTE_DETAIL_BINARY(ne, !=)
+CASSETTE_DETAIL_BINARY(logical_and, &&)
+CASSETTE_DETAIL_BINARY(logical_or, ||)
+CASSETTE_DETAIL_OPERATOR(neg, "-", -x, auto const& x)
+CASSETTE_DETAIL_OPERATOR(logical_not, "!", !x, auto const& x)
+#undef CASSETTE_DETAIL_BINARY
+
+}  // namespace cassette::op
+
+#define CASSETTE_DETAIL_MATH_LIST(M1, M2)                                                     \
+    M1(sin) M1(cos) M1(tan) M1(asin) M1(acos) M1(atan) M2(atan2) M1(sinh) M1(cosh) M1(tanh) \
+    M1(exp) M1(log) M1(log1p) M1(expm1) M1(sqrt) M1(cbrt) M2(pow) M1(abs) M2(hypot)         \
+    M1(floor) M1(ceil)
+
+// Math on plain values is std::NAME or, for user types, what ADL finds, as in generic code
+// that writes `using std::sin; sin(x)`.
+namespace cassette::detail::math {
+using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cbrt, std::ceil, std::cos,
+    std::cosh, std::exp, std::expm1, std::floor, std::hypot, std::log, std::log1p, std::pow,
+    std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
+
+#define CASSETTE_DETAIL_MATH1(NAME)                                                   \
+    [[gnu::always_inline]] constexpr auto NAME##_(auto const& x) -> decltype(NAME(x)) { \
+        return NAME(x);                                                               \
+    }
+#define CASSETTE_DETAIL_MATH2(NAME)                                              \
+    [[gnu::always_inline]] constexpr auto NAME##_(auto const& a, auto const& b)  \
+        -> decltype(NAME(a, b)) {                                                \
+        return NAME(a, b);                                                       \
+    }
+CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
+#undef CASSETTE_DETAIL_MATH1
+#undef CASSETTE_DETAIL_MATH2
+}  // namespace cassette::detail::math
+
+namespace cassette::op {
+
+#define CASSETTE_DETAIL_MATH1(NAME) \
+    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, detail::math::NAME##_(x), auto const& x)
+#define CASSETTE_DETAIL_MATH2(NAME) \
+    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, detail::math::NAME##_(a, b), auto const& a, auto const& b)
+CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
+#undef CASSETTE_DETAIL_MATH1
+#undef CASSETTE_DETAIL_MATH2
+
+// min and max keep std's choice at ties (the first argument) and take the common type.
+CASSETTE_DETAIL_OPERATOR(min, "min", b < a ? b : a, auto const& a, auto const& b)
+CASSETTE_DETAIL_OPERATOR(max, "max", a < b ? b : a, auto const& a, auto const& b)
+
+// x[i]: the element by reference, so indexing a parameter copies nothing.
+CASSETTE_DETAIL_OPERATOR(getindex, "getindex", x[i], auto const& x, auto const& i)
+CASSETTE_DETAIL_OPERATOR(length, "length", std::size(x), auto const& x)
+#undef CASSETTE_DETAIL_OPERATOR
+
+// Field I of an aggregate (Boost.PFR) or element I of a tuple-like type (std::array, pair).
+template <std::size_t I>
+struct get_t : primitive<get_t<I>> {
+    static constexpr auto spelled = cassette::detail::indexed_name<I>("get");
+    static constexpr std::string_view name{spelled.data, spelled.size};
+
+    template <class P>
+    [[gnu::always_inline]] static constexpr decltype(auto) apply(P const& p) {
+        if constexpr (requires { std::tuple_size<P>::value; })
+            return std::get<I>(p);
+        else
+            return boost::pfr::get<I>(p);
+    }
+};
+template <std::size_t I>
+inline constexpr get_t<I> get{};
+
+// Aggregate initialisation of T (std::array included).
+template <class T>
+struct make_t : primitive<make_t<T>> {
+    static constexpr std::string_view name = "make";
+
+    [[gnu::always_inline]] static constexpr auto apply(auto const&... xs) -> decltype(T{xs...}) {
+        return T{xs...};
+    }
+};
+template <class T>
+inline constexpr make_t<T> make{};
+
+}  // namespace cassette::op
+
+namespace cassette {
+
+#define CASSETTE_DETAIL_EXPORT(NAME) using op::NAME;
+CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_EXPORT, CASSETTE_DETAIL_EXPORT)
+CASSETTE_DETAIL_EXPORT(min)
+CASSETTE_DETAIL_EXPORT(max)
+CASSETTE_DETAIL_EXPORT(length)
+#undef CASSETTE_DETAIL_EXPORT
+
+template <std::size_t I, class P>
+[[gnu::always_inline]] constexpr decltype(auto) get(P const& p) {
+    return op::get<I>(p);
+}
+
+template <class T, class... X>
+[[gnu::always_inline]] constexpr auto make(X const&... xs) {
+    return op::make<T>(xs...);
+}
+
+}  // namespace cassette
+
+// Operators and ADL math on symbolic values: found by argument-dependent lookup, so
+// Cassette-unaware generic code (`using std::sin; return sin(x) * x;`) records call nodes.
+namespace cassette::ir {
+
+template <class A, class B>
+concept symbolic_operands = expression<A> || expression<B>;
+
+#define CASSETTE_DETAIL_BINARY(NAME, OP)                         \
+    template <class A, class B>                                  \
+        requires symbolic_operands<A, B>                         \
+    constexpr auto operator OP(A const& a, B const& b) {         \
+        return ir::make_call(op::NAME, a, b);                    \
+    }
+CASSETTE_DETAIL_BINARY(add, +)
+CASSETTE_DETAIL_BINARY(sub, -)
+CASSETTE_DETAIL_BINARY(mul, *)
+CASSETTE_DETAIL_BINARY(div, /)
+CASSETTE_DETAIL_BINARY(mod, %)
+CASSETTE_DETAIL_BINARY(lt, <)
+CASSETTE_DETAIL_BINARY(le, <=)
+CASSETTE_DETAIL_BINARY(gt, >)
+CASSETTE_DETAIL_BINARY(ge, >=)
+CASSETTE_DETAIL_BINARY(eq, ==)
+CASSETTE_DETAIL_BINARY(ne, !=)
+CASSETTE_DETAIL_BINARY(logical_and, &&)
+CASSETTE_DETAIL_BINARY(logical_or, ||)
+#undef CASSETTE_DETAIL_BINARY
+
+template <expression X>
+constexpr auto operator-(X const& x) {
+    return ir::make_call(op::neg, x);
+}
+template <expression X>
+constexpr auto operator!(X const& x) {
+    return ir::make_call(op::logical_not, x);
+}
+
+#define CASSETTE_DETAIL_ADL1(NAME)         \
+    template <expression X>                \
+    constexpr auto NAME(X const& x) {      \
+        return op::NAME(x);                \
+    }
+#define CASSETTE_DETAIL_ADL2(NAME)                        \
+    template <class A, class B>                           \
+        requires symbolic_operands<A, B>                  \
+    constexpr auto NAME(A const& a, B const& b) {         \
+        return op::NAME(a, b);                            \
+    }
+CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_ADL1, CASSETTE_DETAIL_ADL2)
+CASSETTE_DETAIL_ADL2(min)
+CASSETTE_DETAIL_ADL2(max)
+#undef CASSETTE_DETAIL_ADL1
+#undef CASSETTE_DETAIL_ADL2
+#undef CASSETTE_DETAIL_MATH_LIST
+
+}  // namespace cassette::ir
