@@ -7,3 +7,4 @@
 #include <cassette/primitives.hpp>
 #include <cassette/function.hpp>
 #include <cassette/overdub.hpp>
+#include <cassette/contexts.hpp>

@@ -37,6 +37,18 @@ struct context_ref {
     Ctx& ctx;
 };
 
+// null_context has no state, so a reference to it is not carried through the evaluation.
+template <bool Hooks>
+struct context_ref<null_context, Hooks> {
+    using context_type = null_context;
+    static constexpr bool hooks = Hooks;
+    static constexpr null_context ctx{};
+    constexpr context_ref(null_context const&) noexcept {}
+};
+
+template <class F>
+inline constexpr F instance{};
+
 template <class Ctx>
 constexpr context_ref<Ctx, true> as_ref(Ctx& ctx) noexcept {
     return {ctx};
@@ -113,6 +125,14 @@ template <class T>
 
 template <class Fr, class Then, class Else>
 struct branch_type;
+template <class Ref, class F, class... X>
+struct body_result;
+template <class Ref, class G, class... X>
+struct fallback_result;
+template <class Ref, class G, class... X>
+struct recurse_result;
+template <class Ref, class G, class... X>
+struct dispatch_result;
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type;
 
@@ -126,7 +146,8 @@ struct accumulator_type;
 // Arguments are evaluated left to right, depth first, before the call.
 struct engine {
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr decltype(auto) fallback(Ref ref, G const& g, X const&... xs) {
+    [[gnu::always_inline]] static constexpr auto fallback(Ref ref, G const& g, X const&... xs) ->
+        typename fallback_result<Ref, G, X...>::type {
         if constexpr (requires { ref.ctx.fallback(g, xs...); })
             return detail::value_of([&]() -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
         else
@@ -134,7 +155,8 @@ struct engine {
     }
 
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr decltype(auto) recurse(Ref ref, G const& g, X const&... xs) {
+    [[gnu::always_inline]] static constexpr auto recurse(Ref ref, G const& g, X const&... xs) ->
+        typename recurse_result<Ref, G, X...>::type {
         if constexpr (traced_function<G>)
             return engine::run_body(ref, g, xs...);
         else
@@ -142,7 +164,8 @@ struct engine {
     }
 
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr decltype(auto) dispatch(Ref ref, G const& g, X const&... xs) {
+    [[gnu::always_inline]] static constexpr auto dispatch(Ref ref, G const& g, X const&... xs) ->
+        typename dispatch_result<Ref, G, X...>::type {
         if constexpr (requires { ref.ctx.overdub(g, xs...); })
             return detail::value_of([&]() -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
         else
@@ -150,10 +173,11 @@ struct engine {
     }
 
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr decltype(auto) hooked(Ref ref, G const& g, X const&... xs) {
+    [[gnu::always_inline]] static constexpr auto hooked(Ref ref, G const& g, X const&... xs) ->
+        typename dispatch_result<Ref, G, X...>::type {
         if constexpr (Ref::hooks && requires { ref.ctx.prehook(g, xs...); })
             ref.ctx.prehook(g, xs...);
-        using R = decltype(engine::dispatch(ref, g, xs...));
+        using R = typename dispatch_result<Ref, G, X...>::type;
         if constexpr (Ref::hooks && requires(R const& r) { ref.ctx.posthook(r, g, xs...); }) {
             decltype(auto) r = engine::dispatch(ref, g, xs...);
             ref.ctx.posthook(std::as_const(r), g, xs...);
@@ -243,22 +267,73 @@ struct engine {
         return acc;
     }
 
+    // Small trivially copyable arguments are passed by value, as a hand-written function
+    // would take them: a recursive body then keeps them in registers.
+    template <class X>
+    using pass_t = std::conditional_t<std::is_trivially_copyable_v<X> && sizeof(X) <= 2 * sizeof(void*), X, X const&>;
+
+    template <class Ref, class F, class... X>
+    [[gnu::always_inline]] static constexpr auto run_body(Ref ref, F const&, X const&... xs) ->
+        typename body_result<Ref, F, X...>::type {
+        return engine::run_body_as<Ref, F, pass_t<X>...>(ref, xs...);
+    }
+
     // The return type is spelled out so that a self call inside the body can name it
     // while the body is still being instantiated (Clang instantiates constexpr bodies eagerly).
-    template <class Ref, class F, class... X>
-    static constexpr auto run_body(Ref ref, F const& f, X const&... xs)
-        -> decltype(engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
-                                 std::declval<frame<Ref, F, detail::tuple<X const&...>, no_scope> const&>())) {
-        using args_type = detail::tuple<X const&...>;
+    // Traced functions are empty, so the callee hooks see for self is a static instance.
+    template <class Ref, class F, class... P>
+    static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
+        using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
         args_type const args{{xs}...};
         using frame_type = frame<Ref, F, args_type, no_scope>;
-        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
-                            frame_type{ref, f, args, {}});
+        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(P)>(),
+                            frame_type{ref, instance<F>, args, {}});
     }
 };
 
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<decltype(engine::eval(std::declval<Node const&>(), std::declval<Fr const&>()))>;
+
+template <class Ref, class F, class... X>
+struct body_result {
+    using type = decltype(engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
+                                       std::declval<frame<Ref, F, detail::tuple<X const&...>, no_scope> const&>()));
+};
+
+// The result types of the dispatch steps, computed without instantiating any body, so a
+// recursive body can name them while it is being instantiated.
+template <class T>
+using void_as_nothing = std::conditional_t<std::is_void_v<T>, nothing, T>;
+
+template <class Ref, class G, class... X>
+struct fallback_result {
+    static constexpr auto pick() {
+        if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
+            return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
+                                                                                 std::declval<X const&>()...))>{};
+        else
+            return std::type_identity<std::invoke_result_t<G const&, X const&...>>{};
+    }
+    using type = void_as_nothing<typename decltype(pick())::type>;
+};
+
+template <class Ref, class G, class... X>
+struct recurse_result {
+    using type = typename std::conditional_t<traced_function<G>, body_result<Ref, G, X...>,
+                                             fallback_result<Ref, G, X...>>::type;
+};
+
+template <class Ref, class G, class... X>
+struct dispatch_result {
+    static constexpr auto pick() {
+        if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.overdub(g, xs...); })
+            return std::type_identity<void_as_nothing<decltype(std::declval<Ref>().ctx.overdub(
+                std::declval<G const&>(), std::declval<X const&>()...))>>{};
+        else
+            return std::type_identity<typename recurse_result<Ref, G, X...>::type>{};
+    }
+    using type = typename decltype(pick())::type;
+};
 
 template <class Fr, class Then, class Else>
 struct branch_type {
