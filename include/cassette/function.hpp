@@ -43,9 +43,18 @@ struct traced : detail::traced_base {
     }(std::make_index_sequence<N>{});
 
     template <std::size_t N>
-    static constexpr auto body = []<std::size_t... I>(std::index_sequence<I...>) {
-        return ir::as_node(Builder{}(ir::param<I>{}...));
-    }(std::make_index_sequence<N>{});
+    static constexpr auto build() {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return ir::as_node(Builder{}(ir::param<I>{}...));
+        }(std::make_index_sequence<N>{});
+    }
+
+    template <std::size_t N>
+    using body_type = decltype(build<N>());
+
+    // The body for N arguments, built once per arity in constant evaluation.
+    template <std::size_t N>
+    static constexpr body_type<N> body = build<N>();
 
     // With ordinary values: evaluates the body. With a symbolic value: a call node.
     template <class... A>

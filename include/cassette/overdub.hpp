@@ -118,6 +118,12 @@ template <class Fn>
     }
 }
 
+// Compilers speculatively constant-fold calls with constant arguments in ordinary code
+// (`long r = fib(20);`), which for a deep recursion costs seconds and gigabytes. A body
+// run asks is_constant_evaluated(): GCC stops speculating at the question, Clang at this
+// call, which is not constexpr. At run time it is an empty inline function.
+inline void at_run_time() noexcept {}
+
 template <class T>
 [[gnu::always_inline]] constexpr bool truth(T const& x) {
     return static_cast<bool>(x);
@@ -283,6 +289,7 @@ struct engine {
     // Traced functions are empty, so the callee hooks see for self is a static instance.
     template <class Ref, class F, class... P>
     static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
+        if (!std::is_constant_evaluated()) detail::at_run_time();
         using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
         args_type const args{{xs}...};
         using frame_type = frame<Ref, F, args_type, no_scope>;

@@ -1,0 +1,262 @@
+// The traced-call DSL: bodies are built in constant evaluation, every operation is a call
+// node, and plain evaluation computes what hand-written C++ computes.
+#include <cassette/cassette.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace ir = cassette::ir;
+namespace op = cassette::op;
+
+namespace {
+
+inline constexpr auto square = cassette::function<"square">([](auto x) { return x * x; });
+inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { return square(x) + cassette::sin(y); });
+
+struct point {
+    double x, y;
+};
+struct segment {
+    point a, b;
+};
+
+double fused(double a, double b, double c) { return a * b + c; }
+
+inline constexpr auto twice = cassette::function<"twice">([](auto g, auto x) { return g(g(x)); });
+
+struct named_callable {
+    static constexpr std::string_view name = "mine";
+    double operator()(double v) const { return v; }
+};
+
+// Cassette-unaware generic code: only std names and operators.
+template <class T>
+constexpr auto generic_wave(T const& x) {
+    using std::sin;
+    using std::exp;
+    return sin(x) * x + exp(x);
+}
+
+}  // namespace
+
+TEST_CASE("a body is built in constant evaluation and its type records every call", "[dsl]") {
+    using body = decltype(f)::body_type<2>;
+    using square_call = ir::call<std::remove_cvref_t<decltype(square)>, ir::param<0>>;
+    using sin_call = ir::call<op::sin_t, ir::param<1>>;
+    STATIC_REQUIRE(std::is_same_v<body, ir::call<op::add_t, square_call, sin_call>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(square)::body_type<1>,
+                                  ir::call<op::mul_t, ir::param<0>, ir::param<0>>>);
+    // Evaluation is constexpr where the primitives are.
+    STATIC_REQUIRE(square(7) == 49);
+    STATIC_REQUIRE(cassette::function([](auto a, auto b) { return a % b + -a; })(17, 5) == 2 - 17);
+}
+
+TEST_CASE("plain evaluation computes what the C++ expression computes", "[dsl]") {
+    CHECK(f(2.0, 0.5) == 4.0 + std::sin(0.5));
+    CHECK(square(-3) == 9);
+}
+
+TEST_CASE("every operator is a call node with the right primitive", "[dsl]") {
+    auto const x = ir::param<0>{};
+    auto const y = ir::param<1>{};
+    STATIC_REQUIRE(std::is_same_v<decltype(x - y), ir::call<op::sub_t, ir::param<0>, ir::param<1>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x / 2.0), ir::call<op::div_t, ir::param<0>, ir::constant<double>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(3 % x), ir::call<op::mod_t, ir::constant<int>, ir::param<0>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(-x), ir::call<op::neg_t, ir::param<0>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(!x), ir::call<op::logical_not_t, ir::param<0>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x && y), ir::call<op::logical_and_t, ir::param<0>, ir::param<1>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x || y), ir::call<op::logical_or_t, ir::param<0>, ir::param<1>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x == y), ir::call<op::eq_t, ir::param<0>, ir::param<1>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x != y), ir::call<op::ne_t, ir::param<0>, ir::param<1>>>);
+    STATIC_REQUIRE(std::is_same_v<decltype(x[y]), ir::call<op::getindex_t, ir::param<0>, ir::param<1>>>);
+
+    constexpr auto arithmetic = cassette::function([](auto a, auto b) {
+        return cassette::make<std::array<double, 5>>(a + b, a - b, a * b, a / b, -a);
+    });
+    CHECK(arithmetic(6.0, 4.0) == std::array<double, 5>{10, 2, 24, 1.5, -6});
+    constexpr auto logic = cassette::function([](auto a, auto b) {
+        return cassette::make<std::array<bool, 8>>(a < b, a <= b, a > b, a >= b, a == b, a != b, (a < b) && (b > a),
+                                                   (a > b) || !(a < b));
+    });
+    CHECK(logic(6.0, 4.0) == std::array<bool, 8>{false, false, true, true, false, true, false, true});
+}
+
+TEST_CASE("the math primitives compute std's values on plain and symbolic arguments", "[dsl]") {
+    double const x = 0.375, y = 1.75;
+    constexpr auto unary = cassette::function([](auto v) {
+        namespace c = cassette;
+        return c::make<std::array<double, 17>>(c::sin(v), c::cos(v), c::tan(v), c::asin(v), c::acos(v), c::atan(v),
+                                               c::sinh(v), c::cosh(v), c::tanh(v), c::exp(v), c::log(v), c::log1p(v),
+                                               c::expm1(v), c::sqrt(v), c::cbrt(v), c::floor(v * 10), c::ceil(v * 10));
+    });
+    std::array<double, 17> const expected{std::sin(x),   std::cos(x),   std::tan(x),       std::asin(x),
+                                          std::acos(x),  std::atan(x),  std::sinh(x),      std::cosh(x),
+                                          std::tanh(x),  std::exp(x),   std::log(x),       std::log1p(x),
+                                          std::expm1(x), std::sqrt(x),  std::cbrt(x),      3.0, 4.0};
+    CHECK(unary(x) == expected);
+
+    constexpr auto binary = cassette::function([](auto a, auto b) {
+        namespace c = cassette;
+        return c::make<std::array<double, 6>>(c::atan2(a, b), c::pow(a, b), c::hypot(a, b), c::min(a, b), c::max(a, b),
+                                              c::abs(-a));
+    });
+    CHECK(binary(x, y) == std::array<double, 6>{std::atan2(x, y), std::pow(x, y), std::hypot(x, y), x, y, x});
+    // The same objects work on plain values, and cassette::sin is op::sin.
+    CHECK(cassette::hypot(3.0, 4.0) == 5.0);
+    STATIC_REQUIRE(&cassette::sin == &op::sin);
+}
+
+TEST_CASE("Cassette-unaware generic code turns into IR when given symbolic values", "[dsl]") {
+    constexpr auto traced_wave = cassette::function([](auto x) { return generic_wave(x); });
+    using body = decltype(traced_wave)::body_type<1>;
+    STATIC_REQUIRE(std::is_same_v<body, ir::call<op::add_t, ir::call<op::mul_t, ir::call<op::sin_t, ir::param<0>>, ir::param<0>>,
+                                                 ir::call<op::exp_t, ir::param<0>>>>);
+    CHECK(traced_wave(0.5) == generic_wave(0.5));
+}
+
+TEST_CASE("indexing and length work on vectors, arrays and spans, without copies", "[dsl]") {
+    constexpr auto first_plus_last = cassette::function([](auto v) { return v[0] + v[cassette::length(v) - 1]; });
+    std::vector<double> const vec{1.5, 2.0, 4.0};
+    std::array<int, 4> const arr{1, 2, 3, 10};
+    double raw[] = {7.0, 8.0};
+    CHECK(first_plus_last(vec) == 5.5);
+    CHECK(first_plus_last(arr) == 11);
+    CHECK(first_plus_last(std::span<double const>(raw)) == 15.0);
+
+    // x[i] on a parameter yields a reference into the caller's vector.
+    constexpr auto element = cassette::function([](auto v, auto i) { return cassette::call([](double const& e) { return &e; }, v[i]); });
+    CHECK(element(vec, 1) == &vec[1]);
+}
+
+TEST_CASE("get<I> and make<T> reflect plain aggregates with Boost.PFR", "[dsl]") {
+    constexpr auto swap_xy = cassette::function([](auto p) {
+        return cassette::make<point>(cassette::get<1>(p), cassette::get<0>(p));
+    });
+    auto const q = swap_xy(point{1.0, 2.0});
+    CHECK(q.x == 2.0);
+    CHECK(q.y == 1.0);
+
+    constexpr auto length2 = cassette::function([](auto s) {
+        auto dx = cassette::get<0>(cassette::get<1>(s)) - cassette::get<0>(cassette::get<0>(s));
+        auto dy = cassette::get<1>(cassette::get<1>(s)) - cassette::get<1>(cassette::get<0>(s));
+        return dx * dx + dy * dy;
+    });
+    CHECK(length2(segment{{1, 1}, {4, 5}}) == 25.0);
+    CHECK(cassette::get<1>(std::array<int, 2>{3, 4}) == 4);
+    CHECK(cassette::name_of(op::get<12>) == "get<12>");
+    CHECK(cassette::name_of(op::make<point>) == "make");
+}
+
+TEST_CASE("call(g, ...) records any callable as a primitive", "[dsl]") {
+    constexpr auto g = cassette::function([](auto x) { return cassette::call([](double v) { return v + 0.5; }, x) * 2.0; });
+    CHECK(g(1.0) == 3.0);
+    constexpr auto h = cassette::function([](auto x) { return cassette::call(&fused, x, x, 1.0); });
+    CHECK(h(3.0) == 10.0);
+}
+
+TEST_CASE("higher-order parameters are called through their bound callable", "[dsl]") {
+    constexpr auto apply_plus_one = cassette::function([](auto g, auto x) { return g(x) + 1.0; });
+    CHECK(apply_plus_one(square, 3.0) == 10.0);
+    CHECK(apply_plus_one([](double v) { return -v; }, 3.0) == -2.0);
+    constexpr auto fourth = cassette::function([](auto x) { return twice(square, x); });
+    CHECK(fourth(3.0) == 81.0);
+}
+
+TEST_CASE("if_ evaluates only the taken branch", "[dsl]") {
+    int calls = 0;
+    auto const count = [&calls](double v) { ++calls; return v; };
+    constexpr auto pick = cassette::function([](auto c, auto g, auto x) { return cassette::if_(c, g(x), -x); });
+    CHECK(pick(true, count, 2.0) == 2.0);
+    CHECK(calls == 1);
+    CHECK(pick(false, count, 2.0) == -2.0);
+    CHECK(calls == 1);
+    // The result has the branches' common type.
+    constexpr auto mixed = cassette::function([](auto c) { return cassette::if_(c, 1, 2.5); });
+    STATIC_REQUIRE(std::is_same_v<decltype(mixed(true)), double>);
+}
+
+TEST_CASE("let evaluates its value once", "[dsl]") {
+    int calls = 0;
+    auto const count = [&calls](double v) { ++calls; return v; };
+    constexpr auto body = cassette::function([](auto g, auto x) {
+        return cassette::let(g(x) + 1.0, [](auto t) { return t * t; });
+    });
+    CHECK(body(count, 2.0) == 9.0);
+    CHECK(calls == 1);
+    // Without let, a value used twice is evaluated twice: a body is a tree.
+    constexpr auto tree = cassette::function([](auto g, auto x) { auto t = g(x) + 1.0; return t * t; });
+    CHECK(tree(count, 2.0) == 9.0);
+    CHECK(calls == 3);
+    // Nested forms capture the enclosing body's symbolic values by value.
+    constexpr auto nested = cassette::function([](auto x) {
+        return cassette::let(x + 1, [=](auto a) { return cassette::let(a * 10, [=](auto b) { return a + b + x; }); });
+    });
+    CHECK(nested(2) == 3 + 30 + 2);
+}
+
+TEST_CASE("fold and sum run their body with the index and the accumulator", "[dsl]") {
+    constexpr auto dot = cassette::function([](auto u, auto v) {
+        return cassette::sum(0, cassette::length(u), [=](auto i) { return u[i] * v[i]; });
+    });
+    CHECK(dot(std::vector<double>{1, 2, 3}, std::vector<double>{4, 5, 6}) == 32.0);
+    CHECK(dot(std::vector<double>{}, std::vector<double>{}) == 0.0);
+
+    // The accumulator takes the body's type: an int init accumulates doubles.
+    constexpr auto halves = cassette::function([](auto n) {
+        return cassette::fold(0, n, 0, [](auto i, auto acc) { return acc + i * 0.5; });
+    });
+    STATIC_REQUIRE(std::is_same_v<decltype(halves(4)), double>);
+    CHECK(halves(4) == 3.0);  // 0 + 0.5 + 1 + 1.5
+
+    // first, last and init are evaluated once each, in that order, before the loop.
+    std::vector<int> order;
+    auto const note = [&order](int v) { order.push_back(v); return v; };
+    constexpr auto loop = cassette::function([](auto g) {
+        return cassette::fold(g(1), g(4), g(100), [](auto i, auto acc) { return acc - i; });
+    });
+    CHECK(loop(note) == 100 - 1 - 2 - 3);
+    CHECK(order == std::vector<int>{1, 4, 100});
+}
+
+TEST_CASE("self recursion, with the base case in either branch", "[dsl]") {
+    constexpr auto fib = cassette::function<"fib">([](auto n) {
+        return cassette::if_(n < 2, n, cassette::self(n - 1) + cassette::self(n - 2));
+    });
+    constexpr auto fact = cassette::function<"fact">([](auto n) {
+        return cassette::if_(n > 1, n * cassette::self(n - 1), 1L);
+    });
+    CHECK(fib(20L) == 6765);
+    CHECK(fact(10L) == 3628800);
+    STATIC_REQUIRE(fib(10) == 55);
+}
+
+TEST_CASE("name_of", "[dsl]") {
+    CHECK(cassette::name_of(square) == "square");
+    CHECK(cassette::name_of(cassette::function([](auto x) { return x; })) == "lambda");
+    CHECK(cassette::name_of(op::add) == "+");
+    CHECK(cassette::name_of(op::neg) == "-");
+    CHECK(cassette::name_of(op::lt) == "<");
+    CHECK(cassette::name_of(op::logical_and) == "&&");
+    CHECK(cassette::name_of(op::logical_not) == "!");
+    CHECK(cassette::name_of(cassette::sin) == "sin");
+    CHECK(cassette::name_of(op::getindex) == "getindex");
+    CHECK(cassette::name_of(cassette::length) == "length");
+    CHECK(cassette::name_of(op::get<0>) == "get<0>");
+    CHECK(cassette::name_of(named_callable{}) == "mine");
+    CHECK(cassette::name_of(&fused) == "double (*)(double, double, double)");
+}
+
+TEST_CASE("nodes hold their children by value: an auto local in a builder never dangles", "[dsl]") {
+    constexpr auto g = cassette::function([](auto x) {
+        auto t = x * 2.0;  // a temporary's node, copied into the result
+        auto u = t + 1.0;
+        return u * t;
+    });
+    CHECK(g(3.0) == 7.0 * 6.0);
+}
