@@ -49,10 +49,13 @@ private:
         std::size_t (*size)(std::any const&);
     };
 
+    template <class G, class Map>
+    struct table_key {};
+
     template <class G, class R, class... X>
     std::map<std::tuple<X...>, R>& table() {
         using map_type = std::map<std::tuple<X...>, R>;
-        auto [it, inserted] = tables_.try_emplace(std::type_index(typeid(map_type)));
+        auto [it, inserted] = tables_.try_emplace(std::type_index(typeid(table_key<G, map_type>)));
         if (inserted)
             it->second = {map_type{}, [](std::any const& a) { return std::any_cast<map_type const&>(a).size(); }};
         return std::any_cast<map_type&>(it->second.map);

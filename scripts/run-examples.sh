@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds and runs every example (GCC preset).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+cmake --preset gcc
+# run_examples depends on every example executable, so this builds only what it needs.
+cmake --build --preset gcc --target run_examples
