@@ -56,7 +56,7 @@ struct symbolic : node_base {
     }
 
     template <class D = Derived>
-    explicit operator bool() const {
+    constexpr explicit operator bool() const {
         static_assert(detail::always_false<D>,
                       "cassette: a symbolic value has no truth value while a body is being built. "
                       "Branch with cassette::if_(condition, then_value, else_value) "

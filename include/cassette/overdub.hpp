@@ -399,12 +399,16 @@ namespace cassette {
 // The top-level call itself gets no prehook/posthook, as in Cassette.
 template <class Ctx, class F, class... A>
 constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) {
-    static_assert(detail::overdubbable<typename detail::context_of<std::remove_cvref_t<Ctx>>::type, F, A...>,
-                  "cassette::overdub(ctx, f, args...): f is neither a traced function nor callable "
-                  "with these arguments, and ctx has no overdub or fallback member for them. "
-                  "Pass a traced function (cassette::function), a primitive or another callable.");
-    using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
-    return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+    constexpr bool callable = detail::overdubbable<typename detail::context_of<std::remove_cvref_t<Ctx>>::type, F, A...>;
+    if constexpr (!callable) {
+        static_assert(callable,
+                      "cassette::overdub(ctx, f, args...): f is neither a traced function nor callable "
+                      "with these arguments, and ctx has no overdub or fallback member for them. "
+                      "Pass a traced function (cassette::function), a primitive or another callable.");
+    } else {
+        using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+        return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+    }
 }
 
 // overdub under a value-initialised Ctx.
