@@ -35,6 +35,7 @@ struct named_callable {
     double operator()(double v) const { return v; }
 };
 
+//[generic
 // Cassette-unaware generic code: only std names and operators.
 template <class T>
 constexpr auto generic_wave(T const& x) {
@@ -42,6 +43,7 @@ constexpr auto generic_wave(T const& x) {
     using std::exp;
     return sin(x) * x + exp(x);
 }
+//]
 
 }  // namespace
 
@@ -113,10 +115,12 @@ TEST_CASE("the math primitives compute std's values on plain and symbolic argume
 }
 
 TEST_CASE("Cassette-unaware generic code turns into IR when given symbolic values", "[dsl]") {
+    //[generic_traced
     constexpr auto traced_wave = cassette::function([](auto x) { return generic_wave(x); });
     using body = decltype(traced_wave)::body_type<1>;
     STATIC_REQUIRE(std::is_same_v<body, ir::call<op::add_t, ir::call<op::mul_t, ir::call<op::sin_t, ir::param<0>>, ir::param<0>>,
                                                  ir::call<op::exp_t, ir::param<0>>>>);
+    //]
     CHECK(traced_wave(0.5) == generic_wave(0.5));
 }
 
@@ -135,9 +139,11 @@ TEST_CASE("indexing and length work on vectors, arrays and spans, without copies
 }
 
 TEST_CASE("get<I> and make<T> reflect plain aggregates with Boost.PFR", "[dsl]") {
+    //[aggregates
     constexpr auto swap_xy = cassette::function([](auto p) {
         return cassette::make<point>(cassette::get<1>(p), cassette::get<0>(p));
     });
+    //]
     auto const q = swap_xy(point{1.0, 2.0});
     CHECK(q.x == 2.0);
     CHECK(q.y == 1.0);
@@ -161,9 +167,11 @@ TEST_CASE("call(g, ...) records any callable as a primitive", "[dsl]") {
 }
 
 TEST_CASE("higher-order parameters are called through their bound callable", "[dsl]") {
+    //[higher_order
     constexpr auto apply_plus_one = cassette::function([](auto g, auto x) { return g(x) + 1.0; });
     CHECK(apply_plus_one(square, 3.0) == 10.0);
     CHECK(apply_plus_one([](double v) { return -v; }, 3.0) == -2.0);
+    //]
     constexpr auto fourth = cassette::function([](auto x) { return twice(square, x); });
     CHECK(fourth(3.0) == 81.0);
 }
@@ -184,9 +192,11 @@ TEST_CASE("if_ evaluates only the taken branch", "[dsl]") {
 TEST_CASE("let evaluates its value once", "[dsl]") {
     int calls = 0;
     auto const count = [&calls](double v) { ++calls; return v; };
+    //[let
     constexpr auto body = cassette::function([](auto g, auto x) {
         return cassette::let(g(x) + 1.0, [](auto t) { return t * t; });
     });
+    //]
     CHECK(body(count, 2.0) == 9.0);
     CHECK(calls == 1);
     // Without let, a value used twice is evaluated twice: a body is a tree.
@@ -201,16 +211,18 @@ TEST_CASE("let evaluates its value once", "[dsl]") {
 }
 
 TEST_CASE("fold and sum run their body with the index and the accumulator", "[dsl]") {
+    //[fold
     constexpr auto dot = cassette::function([](auto u, auto v) {
         return cassette::sum(0, cassette::length(u), [=](auto i) { return u[i] * v[i]; });
     });
+    constexpr auto halves = cassette::function([](auto n) {
+        return cassette::fold(0, n, 0, [](auto i, auto acc) { return acc + i * 0.5; });
+    });
+    //]
     CHECK(dot(std::vector<double>{1, 2, 3}, std::vector<double>{4, 5, 6}) == 32.0);
     CHECK(dot(std::vector<double>{}, std::vector<double>{}) == 0.0);
 
     // The accumulator takes the body's type: an int init accumulates doubles.
-    constexpr auto halves = cassette::function([](auto n) {
-        return cassette::fold(0, n, 0, [](auto i, auto acc) { return acc + i * 0.5; });
-    });
     STATIC_REQUIRE(std::is_same_v<decltype(halves(4)), double>);
     CHECK(halves(4) == 3.0);  // 0 + 0.5 + 1 + 1.5
 
@@ -225,12 +237,14 @@ TEST_CASE("fold and sum run their body with the index and the accumulator", "[ds
 }
 
 TEST_CASE("self recursion, with the base case in either branch", "[dsl]") {
+    //[recursion
     constexpr auto fib = cassette::function<"fib">([](auto n) {
         return cassette::if_(n < 2, n, cassette::self(n - 1) + cassette::self(n - 2));
     });
     constexpr auto fact = cassette::function<"fact">([](auto n) {
         return cassette::if_(n > 1, n * cassette::self(n - 1), 1L);
     });
+    //]
     CHECK(fib(20L) == 6765);
     CHECK(fact(10L) == 3628800);
     STATIC_REQUIRE(fib(10) == 55);
