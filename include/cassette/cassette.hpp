@@ -7,4 +7,7 @@
 #include <cassette/primitives.hpp>
 #include <cassette/function.hpp>
 #include <cassette/overdub.hpp>
+#include <cassette/transform.hpp>
+#include <cassette/passes.hpp>
+#include <cassette/listing.hpp>
 #include <cassette/contexts.hpp>

@@ -62,8 +62,18 @@ constexpr context_ref<Ctx, false> as_ref(hooks_disabled<Ctx> view) noexcept {
 template <class Ctx>
 concept has_pass = requires { Ctx::pass; };
 
+template <class Ctx, class Body>
+constexpr auto checked_pass(Body const& body) {
+    using result = decltype(Ctx::pass(body));
+    static_assert(ir::expression<result>,
+                  "cassette: the pass of the context named in this instantiation returned something "
+                  "that is not an IR expression; a pass maps a body to a body (build nodes with "
+                  "ir::transform, operators, cassette::call or ir::constant).");
+    return Ctx::pass(body);
+}
+
 template <class Ctx, class F, std::size_t N>
-inline constexpr auto passed_body = Ctx::pass(F::template body<N>);
+inline constexpr auto passed_body = detail::checked_pass<Ctx>(F::template body<N>);
 
 template <class Ctx, class F, std::size_t N>
 constexpr auto const& body_under() noexcept {
@@ -135,6 +145,9 @@ template <class Ref, class F, class... X>
 struct body_result;
 template <class Ref, class G, class... X>
 struct fallback_result;
+
+// The result type of a call that cannot be made; the static_assert in engine::fallback says why.
+struct uncallable {};
 template <class Ref, class G, class... X>
 struct recurse_result;
 template <class Ref, class G, class... X>
@@ -154,10 +167,13 @@ struct engine {
     template <class Ref, class G, class... X>
     [[gnu::always_inline]] static constexpr auto fallback(Ref ref, G const& g, X const&... xs) ->
         typename fallback_result<Ref, G, X...>::type {
-        if constexpr (requires { ref.ctx.fallback(g, xs...); })
+        if constexpr (requires { ref.ctx.fallback(g, xs...); }) {
             return detail::value_of([&]() -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
-        else
+        } else if constexpr (std::is_invocable_v<G const&, X const&...>) {
             return detail::value_of([&]() -> decltype(auto) { return std::invoke(g, xs...); });
+        } else {
+            return uncallable{};  // fallback_result has said why
+        }
     }
 
     template <class Ref, class G, class... X>
@@ -318,8 +334,16 @@ struct fallback_result {
         if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
             return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
                                                                                  std::declval<X const&>()...))>{};
-        else
+        else if constexpr (std::is_invocable_v<G const&, X const&...>)
             return std::type_identity<std::invoke_result_t<G const&, X const&...>>{};
+        else {
+            // Here, where the call's type is first needed, so that this is the first error.
+            static_assert(std::is_invocable_v<G const&, X const&...>,
+                          "cassette: a call node's callee cannot be called with its arguments (see G and X "
+                          "in this instantiation). If the context has a pass, the pass wrote this call; "
+                          "otherwise the builder did.");
+            return std::type_identity<uncallable>{};
+        }
     }
     using type = void_as_nothing<typename decltype(pick())::type>;
 };

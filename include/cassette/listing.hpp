@@ -1,0 +1,176 @@
+// code_lowered and code_overdubbed: a body as numbered statements, like Julia's @code_lowered.
+#pragma once
+
+#include <cassette/detail/print.hpp>
+#include <cassette/overdub.hpp>
+
+#include <boost/hana/unpack.hpp>
+
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <typeindex>
+#include <utility>
+#include <vector>
+
+namespace cassette::detail {
+
+// Writes one statement per call; returns each node's operand text (%n, _n, a constant, a
+// variable). With `hooks`, each call is written as Cassette's prehook/overdub/posthook triple.
+class lister {
+public:
+    lister(std::string_view self_name, bool overdubbed, bool hooks)
+        : self_name_(self_name), overdubbed_(overdubbed), hooks_(hooks) {}
+
+    template <std::size_t I>
+    std::string operand(ir::param<I> const&) {
+        return "_" + std::to_string(I + 1);
+    }
+
+    template <class T>
+    std::string operand(ir::constant<T> const& c) {
+        return detail::to_string(c.value);
+    }
+
+    template <class Id, std::size_t K>
+    std::string operand(ir::var<Id, K> const&) {
+        for (auto it = vars_.rbegin(); it != vars_.rend(); ++it)
+            if (it->id == std::type_index(typeid(Id)) && it->index == K) return it->text;
+        return "?";
+    }
+
+    template <class F, class... A>
+    std::string operand(ir::call<F, A...> const& c) {
+        std::string const callee = callee_text(c.fn);
+        std::string args;
+        boost::hana::unpack(c.args, [&](auto const&... a) { ((args += ", " + operand(a)), ...); });
+        std::string const result = "%" + std::to_string(next_++);
+        if (overdubbed_) {
+            if (hooks_) line("prehook(ctx, " + callee + args + ")");
+            line(result + " = overdub(ctx, " + callee + args + ")");
+            if (hooks_) line("posthook(ctx, " + result + ", " + callee + args + ")");
+        } else {
+            line(result + " = " + callee + "(" + (args.empty() ? args : args.substr(2)) + ")");
+        }
+        return result;
+    }
+
+    // An if_ on a constant condition (what passes write) is already decided: only the live
+    // branch is listed, as only it is ever evaluated.
+    template <class C, class T, class E>
+    std::string operand(ir::conditional<C, T, E> const& n) {
+        if constexpr (ir::is_constant<C>) {
+            return n.cond.value ? operand(n.then_) : operand(n.else_);
+        } else {
+            std::string const cond = operand(n.cond);
+            std::string const result = "%" + std::to_string(next_++);
+            line(result + " = if " + cond);
+            nested([&] { line("yield " + operand(n.then_)); });
+            line("else");
+            nested([&] { line("yield " + operand(n.else_)); });
+            line("end");
+            return result;
+        }
+    }
+
+    template <class Id, class V, class B>
+    std::string operand(ir::let_in<Id, V, B> const& n) {
+        vars_.push_back({std::type_index(typeid(Id)), 0, operand(n.value)});
+        std::string const result = operand(n.body);
+        vars_.pop_back();
+        return result;
+    }
+
+    template <class Id, class F, class L, class I, class B>
+    std::string operand(ir::loop<Id, F, L, I, B> const& n) {
+        std::string const first = operand(n.first), last = operand(n.last), init = operand(n.init);
+        std::string const k = std::to_string(next_++);
+        line("%" + k + " = for i" + k + " in " + first + ":" + last + ", acc" + k + " = " + init);
+        vars_.push_back({std::type_index(typeid(Id)), 0, "i" + k});
+        vars_.push_back({std::type_index(typeid(Id)), 1, "acc" + k});
+        nested([&] { line("acc" + k + " = " + operand(n.body)); });
+        vars_.pop_back();
+        vars_.pop_back();
+        line("end");
+        return "%" + k;
+    }
+
+    void line(std::string const& text) { out_ << std::string(2 * depth_, ' ') << text << '\n'; }
+    std::string str() const { return out_.str(); }
+
+private:
+    template <class F>
+    std::string callee_text(F const& fn) {
+        if constexpr (std::is_same_v<F, ir::self_t>)
+            return std::string(self_name_);
+        else if constexpr (ir::expression<F>)
+            return operand(fn);
+        else
+            return std::string(cassette::name_of(fn));
+    }
+
+    template <class Fn>
+    void nested(Fn&& fn) {
+        ++depth_;
+        fn();
+        --depth_;
+    }
+
+    struct bound {
+        std::type_index id;
+        std::size_t index;
+        std::string text;
+    };
+
+    std::string_view self_name_;
+    bool overdubbed_, hooks_;
+    std::ostringstream out_;
+    std::size_t next_ = 1;
+    int depth_ = 1;
+    std::vector<bound> vars_;
+};
+
+// ", ::double, ::int"
+template <class... A>
+std::string argument_types() {
+    std::string s;
+    ((s += ", ::", s += detail::type_name<A>()), ...);
+    return s;
+}
+
+template <class Body>
+std::string list_body(std::string header, Body const& body, std::string_view self_name, bool overdubbed, bool hooks) {
+    lister l(self_name, overdubbed, hooks);
+    l.line("return " + l.operand(body));
+    return header + l.str();
+}
+
+}  // namespace cassette::detail
+
+namespace cassette {
+
+// The body of f for these argument types, as numbered statements: `%3 = sin(_2)`.
+// Parameters are _1, _2, ...; let variables read as the value they name; fold variables
+// are i<n> and acc<n>.
+template <traced_function F, class... A>
+std::string code_lowered(F const& f, A const&...) {
+    std::string const name(cassette::name_of(f));
+    std::string const types = detail::argument_types<A...>();
+    return detail::list_body(name + "(" + (types.empty() ? types : types.substr(2)) + ")\n",
+                             F::template body<sizeof...(A)>, name, false, true);
+}
+
+// The body ctx runs for f: after ctx's pass, each call written as
+// prehook(ctx, g, xs...); %n = overdub(ctx, g, xs...); posthook(ctx, %n, g, xs...),
+// or the overdub line alone under disable_hooks(ctx).
+template <class Ctx, traced_function F, class... A>
+std::string code_overdubbed(Ctx const&, F const& f, A const&...) {
+    using context = typename detail::context_of<Ctx>::type;
+    std::string const name(cassette::name_of(f));
+    std::string const header = "overdub(ctx::" + std::string(detail::type_name<context>()) + ", " + name +
+                               detail::argument_types<A...>() + ")\n";
+    return detail::list_body(header, detail::body_under<context, F, sizeof...(A)>(), name, true,
+                             std::is_same_v<context, Ctx>);
+}
+
+}  // namespace cassette

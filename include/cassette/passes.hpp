@@ -1,0 +1,290 @@
+// Ready passes: constexpr function objects mapping a body to a new body, for a context's
+// `static constexpr auto pass = ...;`.
+#pragma once
+
+#include <cassette/function.hpp>
+#include <cassette/transform.hpp>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace cassette::passes {
+
+// Every call to `from` becomes a call to `to`, with the same arguments.
+template <class From, class To>
+constexpr auto replace(From const&, To const& to) {
+    return [to](auto const& body) {
+        return ir::transform(body, [to]<class... A>(ir::call<From, A...> const& c) {
+            return boost::hana::unpack(c.args, [&](auto const&... args) { return ir::make_call(to, args...); });
+        });
+    };
+}
+
+namespace detail {
+template <class Body>
+constexpr auto apply_in_order(Body const& body) {
+    return body;
+}
+template <class Body, class P, class... Rest>
+constexpr auto apply_in_order(Body const& body, P const& p, Rest const&... rest) {
+    return detail::apply_in_order(p(body), rest...);
+}
+}  // namespace detail
+
+// p1 first, then p2, ...
+template <class... P>
+constexpr auto compose(P const&... p) {
+    return [p...](auto const& body) { return detail::apply_in_order(body, p...); };
+}
+
+// The primitives fold_constants evaluates at compile time: those whose plain computation is
+// a constant expression on every compiler. Specialise it for your own constexpr callables.
+template <class F>
+inline constexpr bool constant_foldable = false;
+#define CASSETTE_DETAIL_FOLDABLE(NAME) \
+    template <>                        \
+    inline constexpr bool constant_foldable<op::NAME##_t> = true;
+CASSETTE_DETAIL_FOLDABLE(add)
+CASSETTE_DETAIL_FOLDABLE(sub)
+CASSETTE_DETAIL_FOLDABLE(mul)
+CASSETTE_DETAIL_FOLDABLE(div)
+CASSETTE_DETAIL_FOLDABLE(mod)
+CASSETTE_DETAIL_FOLDABLE(neg)
+CASSETTE_DETAIL_FOLDABLE(lt)
+CASSETTE_DETAIL_FOLDABLE(le)
+CASSETTE_DETAIL_FOLDABLE(gt)
+CASSETTE_DETAIL_FOLDABLE(ge)
+CASSETTE_DETAIL_FOLDABLE(eq)
+CASSETTE_DETAIL_FOLDABLE(ne)
+CASSETTE_DETAIL_FOLDABLE(logical_and)
+CASSETTE_DETAIL_FOLDABLE(logical_or)
+CASSETTE_DETAIL_FOLDABLE(logical_not)
+CASSETTE_DETAIL_FOLDABLE(min)
+CASSETTE_DETAIL_FOLDABLE(max)
+#undef CASSETTE_DETAIL_FOLDABLE
+
+// A call whose arguments are all constants becomes the constant it computes.
+struct fold_constants_t {
+    struct rule {
+        template <class F, class T, class... Ts>
+            requires constant_foldable<F>
+        constexpr auto operator()(ir::call<F, ir::constant<T>, ir::constant<Ts>...> const& c) const {
+            return boost::hana::unpack(c.args, [&](auto const&... k) { return c.fn(k.value...); });
+        }
+    };
+
+    template <class Body>
+    constexpr auto operator()(Body const& body) const {
+        return ir::transform(body, rule{});
+    }
+};
+inline constexpr fold_constants_t fold_constants{};
+
+namespace detail {
+
+// Ids of the variables passes introduce, distinct from any lambda's closure type.
+template <class Subtree>
+struct strength_variable {};
+template <class Subtree>
+struct cse_variable {};
+
+template <class X>
+inline constexpr bool is_leaf = !ir::is_call<X> && !ir::is_special_form<X>;
+
+template <bool B, class Then, class Else>
+constexpr auto decided(Then const& t, Else const& e) {
+    return ir::conditional<ir::constant<bool>, Then, Else>{ir::constant<bool>(B), t, e};
+}
+
+}  // namespace detail
+
+// pow(x, 2) to x * x (x evaluated once) and pow(x, 0.5) to sqrt(x). The exponent is a value,
+// not a type, so the rewrite is a decided if_: `if_(constant true/false, reduced, pow)`, whose
+// dead branch the evaluator never takes and the optimiser removes; listings show the live one.
+// sqrt(x) differs from pow(x, 0.5) at -0 (sqrt gives -0) and -inf (sqrt gives NaN).
+struct strength_reduction_t {
+    struct rule {
+        template <class X, class E>
+        constexpr auto operator()(ir::call<op::pow_t, X, ir::constant<E>> const& c) const {
+            auto const& x = boost::hana::at_c<0>(c.args);
+            E const e = boost::hana::at_c<1>(c.args).value;
+            auto squared = [&] {
+                if constexpr (detail::is_leaf<X>) {
+                    return x * x;
+                } else {
+                    using t = ir::var<detail::strength_variable<X>, 0>;
+                    return ir::let_in<detail::strength_variable<X>, X, decltype(t{} * t{})>{x, t{} * t{}};
+                }
+            }();
+            auto const root = cassette::sqrt(x);
+            using square_type = decltype(squared);
+            using root_type = decltype(root);
+            using original = ir::call<op::pow_t, X, ir::constant<E>>;
+            return ir::conditional<ir::constant<bool>, square_type,
+                                   ir::conditional<ir::constant<bool>, root_type, original>>{
+                ir::constant<bool>(e == 2), squared,
+                ir::conditional<ir::constant<bool>, root_type, original>{ir::constant<bool>(e == 0.5), root, c}};
+        }
+    };
+
+    template <class Body>
+    constexpr auto operator()(Body const& body) const {
+        return ir::transform(body, rule{});
+    }
+};
+inline constexpr strength_reduction_t strength_reduction{};
+
+// Purity, as common-subexpression elimination assumes it: the same arguments give the same
+// result, and evaluating the call once instead of twice changes nothing the program relies
+// on. Built-in primitives and traced functions are taken as pure; calls through a
+// higher-order parameter and other callables are not, unless specialised to true.
+template <class F>
+inline constexpr bool is_pure = cassette::primitive<F> || traced_function<F> || std::is_same_v<F, ir::self_t>;
+
+namespace detail {
+
+template <class... T>
+struct type_list {};
+
+template <class... L>
+struct concat {
+    using type = type_list<>;
+};
+template <class... A>
+struct concat<type_list<A...>> {
+    using type = type_list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat<type_list<A...>, type_list<B...>, Rest...> : concat<type_list<A..., B...>, Rest...> {};
+
+// The call nodes of a region (a body outside any special form), in evaluation order.
+template <class N>
+struct region_calls {
+    using type = type_list<>;
+};
+template <class F, class... A>
+struct region_calls<ir::call<F, A...>>
+    : concat<typename region_calls<F>::type, typename region_calls<A>::type..., type_list<ir::call<F, A...>>> {};
+
+template <class N>
+inline constexpr bool pure_tree = true;
+template <class F, class... A>
+inline constexpr bool pure_tree<ir::call<F, A...>> = is_pure<F> && (pure_tree<A> && ...);
+template <class C, class T, class E>
+inline constexpr bool pure_tree<ir::conditional<C, T, E>> = pure_tree<C> && pure_tree<T> && pure_tree<E>;
+template <class Id, class V, class B>
+inline constexpr bool pure_tree<ir::let_in<Id, V, B>> = pure_tree<V> && pure_tree<B>;
+template <class Id, class F, class L, class I, class B>
+inline constexpr bool pure_tree<ir::loop<Id, F, L, I, B>> = pure_tree<F> && pure_tree<L> && pure_tree<I> && pure_tree<B>;
+
+template <class N>
+inline constexpr std::size_t node_count = 1;
+template <class F, class... A>
+inline constexpr std::size_t node_count<ir::call<F, A...>> = 1 + (node_count<A> + ... + 0);
+
+template <class N>
+inline constexpr bool has_constant = ir::is_constant<N>;
+template <class F, class... A>
+inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_constant<A> || ...);
+
+inline constexpr std::size_t none = std::size_t(-1);
+
+template <class S, class... T>
+inline constexpr std::size_t occurrences = (std::size_t(std::is_same_v<S, T>) + ... + 0);
+
+// The largest pure call type that occurs at least twice in the region, or none.
+template <class... T>
+constexpr std::size_t best_candidate(type_list<T...>) {
+    if constexpr (sizeof...(T) == 0) {
+        return none;
+    } else {
+        constexpr std::size_t count[] = {occurrences<T, T...>...};
+        constexpr std::size_t size[] = {node_count<T>...};
+        constexpr bool pure[] = {pure_tree<T>...};
+        std::size_t best = none;
+        for (std::size_t i = 0; i != sizeof...(T); ++i)
+            if (count[i] >= 2 && pure[i] && (best == none || size[i] > size[best])) best = i;
+        return best;
+    }
+}
+
+template <std::size_t I, class... T>
+constexpr auto type_at(type_list<T...>) -> std::tuple_element_t<I, std::tuple<T...>>;
+
+// Calls fn on each occurrence of S in the region, in evaluation order.
+template <class S, class N, class Fn>
+constexpr void visit_region(N const& n, Fn const& fn) {
+    if constexpr (std::is_same_v<N, S>) {
+        fn(n);
+    } else if constexpr (ir::is_call<N>) {
+        if constexpr (ir::expression<decltype(n.fn)>) detail::visit_region<S>(n.fn, fn);
+        boost::hana::unpack(n.args, [&](auto const&... args) { (detail::visit_region<S>(args, fn), ...); });
+    }
+}
+
+// The region with each occurrence s of S replaced by fn(s).
+template <class S, class N, class Fn>
+constexpr auto replace_in_region(N const& n, Fn const& fn) {
+    if constexpr (std::is_same_v<N, S>)
+        return fn(n);
+    else if constexpr (ir::is_call<N>)
+        return ir::map_children(n, [&](auto const& child) { return detail::replace_in_region<S>(child, fn); });
+    else
+        return n;
+}
+
+// Binds the largest repeated subtree once at the region's root, then the next, and so on.
+// Same-typed subtrees are the same expression unless their constants differ: such an
+// occurrence keeps its own expression behind a decided if_ on the values' equality.
+template <class R>
+constexpr auto cse_region(R const& region) {
+    using calls = typename region_calls<R>::type;
+    constexpr std::size_t k = detail::best_candidate(calls{});
+    if constexpr (k == none) {
+        return region;
+    } else {
+        using S = decltype(detail::type_at<k>(calls{}));
+        using t = ir::var<cse_variable<S>, 0>;
+        S const* first = nullptr;
+        detail::visit_region<S>(region, [&](S const& s) {
+            if (first == nullptr) first = &s;
+        });
+        auto const uses = detail::replace_in_region<S>(region, [&](S const& s) {
+            if constexpr (has_constant<S>)
+                return ir::conditional<ir::constant<bool>, t, S>{ir::constant<bool>(ir::equal(s, *first)), t{}, s};
+            else
+                return t{};
+        });
+        auto const rest = detail::cse_region(uses);
+        return ir::let_in<cse_variable<S>, S, std::remove_const_t<decltype(rest)>>{*first, rest};
+    }
+}
+
+}  // namespace detail
+
+// Common-subexpression elimination: in each region (the body outside special forms, and each
+// child of a special form), a pure subtree that occurs twice or more is evaluated once, at
+// the start of the region, and its uses read the value. Hooks then see one call instead of
+// several, earlier than before. Valid for pure callees only (see is_pure).
+struct cse_t {
+    struct rule {
+        template <class N>
+            requires ir::is_special_form<N>
+        constexpr auto operator()(N const& n) const {
+            return ir::map_children(n, [](auto const& child) { return detail::cse_region(child); });
+        }
+    };
+
+    template <class Body>
+    constexpr auto operator()(Body const& body) const {
+        return detail::cse_region(ir::transform(body, rule{}));
+    }
+};
+inline constexpr cse_t cse{};
+
+}  // namespace cassette::passes

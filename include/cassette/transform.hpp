@@ -1,0 +1,130 @@
+// Generic traversal of IR expressions: rebuilding a node from rewritten children,
+// ir::transform (bottom-up rewriting), and value equality of same-typed expressions.
+#pragma once
+
+#include <cassette/ir.hpp>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace cassette::ir {
+
+// Node kinds, for passes that match "any node of this kind".
+template <class T>
+inline constexpr bool is_call = false;
+template <class F, class... A>
+inline constexpr bool is_call<call<F, A...>> = true;
+
+template <class T>
+inline constexpr bool is_constant = false;
+template <class T>
+inline constexpr bool is_constant<constant<T>> = true;
+
+// Special forms evaluate lazily or bind variables: conditional, let_in, loop.
+template <class T>
+inline constexpr bool is_special_form = false;
+template <class C, class T, class E>
+inline constexpr bool is_special_form<conditional<C, T, E>> = true;
+template <class Id, class V, class B>
+inline constexpr bool is_special_form<let_in<Id, V, B>> = true;
+template <class Id, class F, class L, class I, class B>
+inline constexpr bool is_special_form<loop<Id, F, L, I, B>> = true;
+
+// The same node with each child c replaced by fn(c); leaves (param, constant, var) as they are.
+template <class Node, class Fn>
+constexpr Node map_children(Node const& n, Fn const&) {
+    return n;
+}
+
+template <class F, class... A, class Fn>
+constexpr auto map_children(call<F, A...> const& n, Fn const& fn) {
+    return boost::hana::unpack(n.args, [&](auto const&... args) {
+        if constexpr (expression<F>)
+            return ir::make_call(ir::as_node(fn(n.fn)), fn(args)...);
+        else
+            return ir::make_call(n.fn, fn(args)...);
+    });
+}
+
+template <class C, class T, class E, class Fn>
+constexpr auto map_children(conditional<C, T, E> const& n, Fn const& fn) {
+    auto c = ir::as_node(fn(n.cond));
+    auto t = ir::as_node(fn(n.then_));
+    auto e = ir::as_node(fn(n.else_));
+    return conditional<decltype(c), decltype(t), decltype(e)>{c, t, e};
+}
+
+template <class Id, class V, class B, class Fn>
+constexpr auto map_children(let_in<Id, V, B> const& n, Fn const& fn) {
+    auto v = ir::as_node(fn(n.value));
+    auto b = ir::as_node(fn(n.body));
+    return let_in<Id, decltype(v), decltype(b)>{v, b};
+}
+
+template <class Id, class F, class L, class I, class B, class Fn>
+constexpr auto map_children(loop<Id, F, L, I, B> const& n, Fn const& fn) {
+    auto f = ir::as_node(fn(n.first));
+    auto l = ir::as_node(fn(n.last));
+    auto i = ir::as_node(fn(n.init));
+    auto b = ir::as_node(fn(n.body));
+    return loop<Id, decltype(f), decltype(l), decltype(i), decltype(b)>{f, l, i, b};
+}
+
+// Bottom-up rewrite: `rule(node)` is applied to each node after its children were
+// rewritten; a node for which rule is not invocable is kept. Rules are overload sets, so
+// they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
+template <class Expr, class Rule>
+constexpr auto transform(Expr const& e, Rule const& rule) {
+    auto rebuilt = ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); });
+    if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
+        return ir::as_node(rule(rebuilt));
+    else
+        return rebuilt;
+}
+
+// Whether two expressions of the same type are the same expression: constants compare
+// their values; callees compare with == where they can and are otherwise equal only if
+// stateless; parameters and variables are identified by their type. (Children are compared
+// with unqualified calls, so every overload below is found whatever the nesting.)
+template <class Node>
+constexpr bool equal(Node const&, Node const&) {
+    return true;
+}
+
+template <class T>
+constexpr bool equal(constant<T> const& a, constant<T> const& b) {
+    return a.value == b.value;
+}
+
+template <class F, class... A>
+constexpr bool equal(call<F, A...> const& a, call<F, A...> const& b) {
+    bool same_callee = std::is_empty_v<F>;
+    if constexpr (expression<F>)
+        same_callee = equal(a.fn, b.fn);
+    else if constexpr (requires { bool(a.fn == b.fn); })
+        same_callee = bool(a.fn == b.fn);
+    return same_callee && [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return (equal(boost::hana::at_c<I>(a.args), boost::hana::at_c<I>(b.args)) && ...);
+    }(std::index_sequence_for<A...>{});
+}
+
+template <class C, class T, class E>
+constexpr bool equal(conditional<C, T, E> const& a, conditional<C, T, E> const& b) {
+    return equal(a.cond, b.cond) && equal(a.then_, b.then_) && equal(a.else_, b.else_);
+}
+
+template <class Id, class V, class B>
+constexpr bool equal(let_in<Id, V, B> const& a, let_in<Id, V, B> const& b) {
+    return equal(a.value, b.value) && equal(a.body, b.body);
+}
+
+template <class Id, class F, class L, class I, class B>
+constexpr bool equal(loop<Id, F, L, I, B> const& a, loop<Id, F, L, I, B> const& b) {
+    return equal(a.first, b.first) && equal(a.last, b.last) && equal(a.init, b.init) && equal(a.body, b.body);
+}
+
+}  // namespace cassette::ir
