@@ -40,13 +40,18 @@ constexpr Node map_children(Node const& n, Fn const&) {
     return n;
 }
 
+// Children are visited left to right (a braced list fixes the order), the callee first.
 template <class F, class... A, class Fn>
 constexpr auto map_children(call<F, A...> const& n, Fn const& fn) {
-    return boost::hana::unpack(n.args, [&](auto const&... args) {
+    auto callee = [&] {
         if constexpr (expression<F>)
-            return ir::make_call(ir::as_node(fn(n.fn)), fn(args)...);
+            return ir::as_node(fn(n.fn));
         else
-            return ir::make_call(n.fn, fn(args)...);
+            return n.fn;
+    }();
+    return boost::hana::unpack(n.args, [&](auto const&... args) {
+        boost::hana::tuple<node_t<decltype(fn(args))>...> const mapped{ir::as_node(fn(args))...};
+        return boost::hana::unpack(mapped, [&](auto const&... m) { return ir::make_call(callee, m...); });
     });
 }
 

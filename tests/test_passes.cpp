@@ -1,0 +1,196 @@
+// Compile-time passes: ir::transform, the ready passes, pass injection into every traced
+// function a context enters, and the listings.
+#include <cassette/cassette.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ir = cassette::ir;
+namespace op = cassette::op;
+namespace passes = cassette::passes;
+
+namespace pass_tests {
+
+inline constexpr auto wave = cassette::function<"wave">([](auto x) { return cassette::sin(x) * 2.0; });
+inline constexpr auto outer = cassette::function<"outer">([](auto x) { return wave(x) + cassette::sin(x); });
+// Recursion through self, with a sin at each level.
+inline constexpr auto sines = cassette::function<"sines">([](auto n, auto x) {
+    return cassette::if_(n < 1, 0.0, cassette::sin(x) + cassette::self(n - 1, x));
+});
+
+struct sin_to_cos {
+    static constexpr auto pass = passes::replace(cassette::sin, cassette::cos);
+    int calls = 0;
+    template <class F, class... X>
+    void prehook(F const&, X const&...) {
+        ++calls;
+    }
+};
+
+struct counter {
+    int calls = 0;
+    template <class F, class... X>
+    void prehook(F const&, X const&...) {
+        ++calls;
+    }
+};
+
+template <auto const& Pass>
+struct with_pass : counter {
+    static constexpr auto pass = Pass;
+};
+
+struct logger {
+    std::vector<double>* seen;
+    double operator()(double v) const {
+        seen->push_back(v);
+        return v;
+    }
+};
+
+}  // namespace pass_tests
+
+using namespace pass_tests;
+
+TEST_CASE("transform rewrites bottom up and keeps nodes the rule does not match", "[passes]") {
+    constexpr auto body = decltype(outer)::body<1>;
+    // A rule by pattern: sin(x) becomes -x (a node of another shape).
+    constexpr auto negated = ir::transform(body, []<class X>(ir::call<op::sin_t, X> const& c) {
+        return -boost::hana::at_c<0>(c.args);
+    });
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(negated)>,
+                                  ir::call<op::add_t, ir::call<std::remove_const_t<decltype(wave)>, ir::param<0>>,
+                                           ir::call<op::neg_t, ir::param<0>>>>);
+    // A rule by concept: every constant doubled; the rule sees children already rewritten.
+    constexpr auto doubled = ir::transform(decltype(wave)::body<1>, []<class N>(N const& n)
+                                               requires ir::is_constant<N> { return ir::constant(n.value * 2); });
+    STATIC_REQUIRE(boost::hana::at_c<1>(doubled.args).value == 4.0);
+    // Bottom-up order: the rule sees each node after its children.
+    std::vector<std::string> order;
+    ir::transform(decltype(outer)::body<1>, [&order](auto const& n) {
+        if constexpr (ir::is_call<std::remove_cvref_t<decltype(n)>>) order.emplace_back(cassette::name_of(n.fn));
+        return n;
+    });
+    CHECK(order == std::vector<std::string>{"wave", "sin", "+"});
+}
+
+TEST_CASE("a context's pass is applied to every traced function it enters, recursion included", "[passes]") {
+    // The rewritten body is computed at compile time.
+    constexpr auto rewritten = sin_to_cos::pass(decltype(wave)::body<1>);
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(rewritten)>,
+                                  ir::call<op::mul_t, ir::call<op::cos_t, ir::param<0>>, ir::constant<double>>>);
+    sin_to_cos c;
+    CHECK(cassette::overdub(c, outer, 0.5) == std::cos(0.5) * 2.0 + std::cos(0.5));
+    CHECK(cassette::overdub(sin_to_cos{}, sines, 3, 0.5) == 3 * std::cos(0.5));
+    CHECK(sines(3, 0.5) == 3 * std::sin(0.5));  // plain calls are untouched
+}
+
+inline constexpr auto sin_cos_tan = passes::compose(passes::replace(cassette::sin, cassette::cos),
+                                                    passes::replace(cassette::cos, cassette::tan));
+inline constexpr auto cos_tan_then_sin_cos = passes::compose(passes::replace(cassette::cos, cassette::tan),
+                                                             passes::replace(cassette::sin, cassette::cos));
+
+TEST_CASE("compose applies its passes in order", "[passes]") {
+    CHECK(cassette::overdub(with_pass<sin_cos_tan>{}, wave, 0.5) == std::tan(0.5) * 2.0);
+    CHECK(cassette::overdub(with_pass<cos_tan_then_sin_cos>{}, wave, 0.5) == std::cos(0.5) * 2.0);
+}
+
+TEST_CASE("fold_constants evaluates calls on constants at compile time, idempotently", "[passes][law]") {
+    // Plain operands would be computed by C++ while building; constant nodes are not.
+    constexpr auto g = cassette::function([](auto x) {
+        return x * (ir::constant(2) * 3 + 1) - cassette::max(ir::constant(4), 9) / 3;
+    });
+    constexpr auto folded = passes::fold_constants(decltype(g)::body<1>);
+    using folded_type = std::remove_const_t<decltype(folded)>;
+    STATIC_REQUIRE(std::is_same_v<folded_type, ir::call<op::sub_t, ir::call<op::mul_t, ir::param<0>, ir::constant<int>>,
+                                                        ir::constant<int>>>);
+    STATIC_REQUIRE(boost::hana::at_c<1>(boost::hana::at_c<0>(folded.args).args).value == 7);
+    STATIC_REQUIRE(boost::hana::at_c<1>(folded.args).value == 3);
+    STATIC_REQUIRE(std::is_same_v<decltype(passes::fold_constants(folded)), folded_type>);
+    counter plain;
+    with_pass<passes::fold_constants> folding;
+    CHECK(cassette::overdub(plain, g, 2) == cassette::overdub(folding, g, 2));
+    CHECK(plain.calls == 6);
+    CHECK(folding.calls == 2);
+}
+
+TEST_CASE("strength_reduction turns pow(x, 2) into x * x and pow(x, 0.5) into sqrt(x)", "[passes]") {
+    constexpr auto g = cassette::function<"g">([](auto x) {
+        return cassette::pow(x + 1.0, 2) + cassette::pow(x, 0.5) + cassette::pow(x, 3);
+    });
+    with_pass<passes::strength_reduction> reduced;
+    double const x = 1.7;
+    CHECK(cassette::overdub(reduced, g, x) == Approx((x + 1) * (x + 1) + std::sqrt(x) + std::pow(x, 3)).epsilon(1e-15));
+    std::string const listing = cassette::code_overdubbed(reduced, g, x);
+    CHECK(listing.find("%1 = overdub(ctx, +, _1, 1)") != std::string::npos);  // x + 1 once,
+    CHECK(listing.find("%2 = overdub(ctx, *, %1, %1)") != std::string::npos);  // squared
+    CHECK(listing.find("overdub(ctx, sqrt, _1)") != std::string::npos);
+    CHECK(listing.find("overdub(ctx, pow, _1, 3)") != std::string::npos);
+}
+
+TEST_CASE("cse evaluates repeated pure subtrees once, idempotently", "[passes][law]") {
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        auto a = cassette::sin(x * y + 1.0);
+        auto b = cassette::sin(x * y + 2.0);  // same type as a, different constant
+        return a * a + b + cassette::exp(x * y);
+    });
+    constexpr auto once = passes::cse(decltype(g)::body<2>);
+    STATIC_REQUIRE(std::is_same_v<decltype(passes::cse(once)), std::remove_const_t<decltype(once)>>);
+    counter plain;
+    with_pass<passes::cse> merged;
+    CHECK(cassette::overdub(plain, g, 0.3, 0.7) == cassette::overdub(merged, g, 0.3, 0.7));
+    // By hand: a is *, +, sin (3 calls) twice; b 3; a * a, the two +, exp(x * y) 2: 14.
+    // With CSE, a is computed once and b, whose constant differs, keeps its own: 11.
+    CHECK(plain.calls == 14);
+    CHECK(merged.calls == 11);
+
+    // Calls to a callable that is not known to be pure are never merged.
+    constexpr auto logged = cassette::function([](auto log, auto x) { return log(x) + log(x); });
+    std::vector<double> seen;
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, logged, logger{&seen}, 2.0) == 4.0);
+    CHECK(seen.size() == 2);
+}
+
+TEST_CASE("code_lowered lists the body as numbered statements", "[passes][listing]") {
+    constexpr auto f = cassette::function<"f">([](auto x, auto y) { return wave(x) + cassette::sin(y) * x; });
+    CHECK(cassette::code_lowered(f, 1.0, 2.0) ==
+          "f(::double, ::double)\n"
+          "  %1 = wave(_1)\n"
+          "  %2 = sin(_2)\n"
+          "  %3 = *(%2, _1)\n"
+          "  %4 = +(%1, %3)\n"
+          "  return %4\n");
+    constexpr auto fold_f = cassette::function<"fold_f">([](auto n) {
+        return cassette::let(n * 2, [](auto m) { return cassette::fold(0, m, 1, [](auto i, auto acc) { return acc * i; }); });
+    });
+    CHECK(cassette::code_lowered(fold_f, 3) ==
+          "fold_f(::int)\n"
+          "  %1 = *(_1, 2)\n"
+          "  %2 = for i2 in 0:%1, acc2 = 1\n"
+          "    %3 = *(acc2, i2)\n"
+          "    acc2 = %3\n"
+          "  end\n"
+          "  return %2\n");
+}
+
+TEST_CASE("code_overdubbed lists the hooks around each call, after the pass", "[passes][listing]") {
+    CHECK(cassette::code_overdubbed(sin_to_cos{}, wave, 1.0) ==
+          "overdub(ctx::pass_tests::sin_to_cos, wave, ::double)\n"
+          "  prehook(ctx, cos, _1)\n"
+          "  %1 = overdub(ctx, cos, _1)\n"
+          "  posthook(ctx, %1, cos, _1)\n"
+          "  prehook(ctx, *, %1, 2)\n"
+          "  %2 = overdub(ctx, *, %1, 2)\n"
+          "  posthook(ctx, %2, *, %1, 2)\n"
+          "  return %2\n");
+    sin_to_cos c;
+    CHECK(cassette::code_overdubbed(cassette::disable_hooks(c), wave, 1.0) ==
+          "overdub(ctx::pass_tests::sin_to_cos, wave, ::double)\n"
+          "  %1 = overdub(ctx, cos, _1)\n"
+          "  %2 = overdub(ctx, *, %1, 2)\n"
+          "  return %2\n");
+}
