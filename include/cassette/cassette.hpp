@@ -6,6 +6,7 @@
 #include <cassette/ir.hpp>
 #include <cassette/primitives.hpp>
 #include <cassette/function.hpp>
+#include <cassette/tag.hpp>
 #include <cassette/overdub.hpp>
 #include <cassette/transform.hpp>
 #include <cassette/passes.hpp>

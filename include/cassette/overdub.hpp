@@ -4,6 +4,7 @@
 
 #include <cassette/detail/tuple.hpp>
 #include <cassette/function.hpp>
+#include <cassette/tag.hpp>
 
 #include <boost/hana/at.hpp>
 
@@ -136,8 +137,18 @@ inline void at_run_time() noexcept {}
 
 template <class T>
 [[gnu::always_inline]] constexpr bool truth(T const& x) {
-    return static_cast<bool>(x);
+    return static_cast<bool>(detail::primal(x));  // branches look through every tag
 }
+
+// A call's arguments as the context's fallback passes them: without its tag.
+template <class Ref, class X>
+using untagged = std::remove_cvref_t<decltype(detail::untag_by<tag_of<typename Ref::context_type>>(std::declval<X const&>()))>;
+
+// Whether a primitive call goes to the tag-propagating implementation (tag.hpp): it is one
+// of those primitives and the context has tagged one of its arguments.
+template <class Ref, class G, class... X>
+inline constexpr bool propagates =
+    propagates_tags<G> && (layer<tag_of<typename Ref::context_type>, X>::found || ...);
 
 template <class Fr, class Then, class Else>
 struct branch_type;
@@ -159,8 +170,10 @@ struct accumulator_type;
 //   1. ctx.prehook(g, xs...)                  if viable and hooks are on;
 //   2. ctx.overdub(g, xs...)                  if viable, else
 //      the body of g under ctx                if g is a traced function, else
+//      the tag-propagating implementation    for get, make, getindex, length, comparisons
+//                                             on arguments ctx has tagged, else
 //      ctx.fallback(g, xs...)                 if viable, else
-//      g(xs...)                               (on the arguments with ctx's tags removed);
+//      g(xs...)                               on the arguments with ctx's tag removed;
 //   3. ctx.posthook(result, g, xs...)         if viable and hooks are on.
 // Arguments are evaluated left to right, depth first, before the call.
 struct engine {
@@ -169,8 +182,9 @@ struct engine {
         typename fallback_result<Ref, G, X...>::type {
         if constexpr (requires { ref.ctx.fallback(g, xs...); }) {
             return detail::value_of([&]() -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
-        } else if constexpr (std::is_invocable_v<G const&, X const&...>) {
-            return detail::value_of([&]() -> decltype(auto) { return std::invoke(g, xs...); });
+        } else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>) {
+            using tag = tag_of<typename Ref::context_type>;
+            return detail::value_of([&]() -> decltype(auto) { return std::invoke(g, detail::untag_by<tag>(xs)...); });
         } else {
             return uncallable{};  // fallback_result has said why
         }
@@ -181,6 +195,8 @@ struct engine {
         typename recurse_result<Ref, G, X...>::type {
         if constexpr (traced_function<G>)
             return engine::run_body(ref, g, xs...);
+        else if constexpr (propagates<Ref, G, X...>)
+            return propagation<tag_of<typename Ref::context_type>>::apply(g, xs...);
         else
             return engine::fallback(ref, g, xs...);
     }
@@ -334,11 +350,11 @@ struct fallback_result {
         if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
             return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
                                                                                  std::declval<X const&>()...))>{};
-        else if constexpr (std::is_invocable_v<G const&, X const&...>)
-            return std::type_identity<std::invoke_result_t<G const&, X const&...>>{};
+        else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>)
+            return std::type_identity<std::invoke_result_t<G const&, untagged<Ref, X> const&...>>{};
         else {
             // Here, where the call's type is first needed, so that this is the first error.
-            static_assert(std::is_invocable_v<G const&, X const&...>,
+            static_assert(std::is_invocable_v<G const&, untagged<Ref, X> const&...>,
                           "cassette: a call node's callee cannot be called with its arguments (see G and X "
                           "in this instantiation). If the context has a pass, the pass wrote this call; "
                           "otherwise the builder did.");
@@ -349,9 +365,16 @@ struct fallback_result {
 };
 
 template <class Ref, class G, class... X>
+struct propagation_result {
+    using type = decltype(propagation<tag_of<typename Ref::context_type>>::apply(std::declval<G const&>(),
+                                                                                std::declval<X const&>()...));
+};
+
+template <class Ref, class G, class... X>
 struct recurse_result {
-    using type = typename std::conditional_t<traced_function<G>, body_result<Ref, G, X...>,
-                                             fallback_result<Ref, G, X...>>::type;
+    using type = typename std::conditional_t<
+        traced_function<G>, body_result<Ref, G, X...>,
+        std::conditional_t<propagates<Ref, G, X...>, propagation_result<Ref, G, X...>, fallback_result<Ref, G, X...>>>::type;
 };
 
 template <class Ref, class G, class... X>

@@ -1,0 +1,284 @@
+// Tagging: values carry metadata with respect to a context's tag, through overdubbed bodies.
+#pragma once
+
+#include <cassette/fwd.hpp>
+#include <cassette/primitives.hpp>
+
+#include <boost/pfr/core.hpp>
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cassette {
+
+// What metadata(x, ctx) returns for a value ctx has not tagged (or tagged field by field).
+struct no_metadata {
+    friend constexpr bool operator==(no_metadata, no_metadata) noexcept { return true; }
+};
+
+// Metadata given field by field to an aggregate (fields(m0, m1, ...); an mi may itself be
+// fields(...) for a nested aggregate), or element by element to an array or vector.
+template <class... M>
+struct fields {
+    std::tuple<M...> of;
+    constexpr explicit fields(M... ms) : of(std::move(ms)...) {}
+    friend constexpr bool operator==(fields const&, fields const&) = default;
+};
+
+template <class Range>
+struct elements {
+    Range of;
+    constexpr explicit elements(Range ms) : of(std::move(ms)) {}
+    friend constexpr bool operator==(elements const&, elements const&) = default;
+};
+
+// A value tagged with respect to Tag: the plain value (itself possibly tagged by another
+// context's tag) and its metadata. A plain value converts to a tagged one with
+// value-initialised metadata: what an untouched accumulator or branch carries.
+template <class Tag, class T, class M>
+struct tagged {
+    using tag_type = Tag;
+    using value_type = T;
+    using metadata_type = M;
+
+    T value;
+    [[no_unique_address]] M meta;
+
+    constexpr tagged(T v, M m) : value(std::move(v)), meta(std::move(m)) {}
+    template <class U>
+        requires(!std::is_same_v<std::remove_cvref_t<U>, tagged> && std::is_constructible_v<T, U const&> &&
+                 std::is_default_constructible_v<M>)
+    constexpr tagged(U const& v) : value(v), meta{} {}
+
+    friend constexpr bool operator==(tagged const&, tagged const&) = default;
+};
+
+namespace detail {
+
+template <class X>
+inline constexpr bool is_tagged_value = false;
+template <class Tag, class T, class M>
+inline constexpr bool is_tagged_value<tagged<Tag, T, M>> = true;
+
+template <class M>
+inline constexpr bool is_structured = false;
+template <class... M>
+inline constexpr bool is_structured<fields<M...>> = true;
+template <class R>
+inline constexpr bool is_structured<elements<R>> = true;
+
+}  // namespace detail
+
+// The tag a context tags with: its own type unless it declares `using tag_type = ...;`.
+template <class Ctx>
+struct context_tag {
+    using type = Ctx;
+};
+template <class Ctx>
+    requires requires { typename Ctx::tag_type; }
+struct context_tag<Ctx> {
+    using type = typename Ctx::tag_type;
+};
+template <class Ctx>
+using tag_of = typename context_tag<std::remove_cvref_t<Ctx>>::type;
+
+namespace detail {
+
+// The layer of X tagged with Tag, at any depth under other tags.
+template <class Tag, class X>
+struct layer {
+    static constexpr bool found = false;
+    using untagged = X;
+    using metadata = no_metadata;
+};
+template <class Tag, class T, class M>
+struct layer<Tag, tagged<Tag, T, M>> {
+    static constexpr bool found = true;
+    using untagged = T;
+    using metadata = M;
+};
+template <class Tag, class Other, class T, class M>
+    requires(!std::is_same_v<Tag, Other>)
+struct layer<Tag, tagged<Other, T, M>> {
+    static constexpr bool found = layer<Tag, T>::found;
+    using untagged = std::conditional_t<found, tagged<Other, typename layer<Tag, T>::untagged, M>, tagged<Other, T, M>>;
+    using metadata = typename layer<Tag, T>::metadata;
+};
+
+template <class Tag, class X>
+constexpr decltype(auto) untag_by(X const& x) {
+    if constexpr (!layer<Tag, X>::found)
+        return (x);
+    else if constexpr (std::is_same_v<typename X::tag_type, Tag>)
+        return (x.value);
+    else
+        return tagged<typename X::tag_type, typename layer<Tag, X>::untagged::value_type, typename X::metadata_type>(
+            detail::untag_by<Tag>(x.value), x.meta);
+}
+
+template <class Tag, class X>
+constexpr decltype(auto) metadata_by(X const& x) {
+    if constexpr (!layer<Tag, X>::found)
+        return no_metadata{};
+    else if constexpr (std::is_same_v<typename X::tag_type, Tag>)
+        return (x.meta);
+    else
+        return detail::metadata_by<Tag>(x.value);
+}
+
+// Every tag removed: what comparisons and branches look at.
+template <class X>
+constexpr decltype(auto) primal(X const& x) {
+    if constexpr (is_tagged_value<X>)
+        return detail::primal(x.value);
+    else
+        return (x);
+}
+
+}  // namespace detail
+
+template <class X, class Ctx>
+using untag_t = typename detail::layer<tag_of<Ctx>, std::remove_cvref_t<X>>::untagged;
+template <class X, class Ctx>
+using metadata_t = typename detail::layer<tag_of<Ctx>, std::remove_cvref_t<X>>::metadata;
+
+// x tagged with respect to ctx's tag, with metadata m (value-initialised if omitted).
+template <class X, class Ctx, class M>
+constexpr auto tag(X const& x, Ctx const&, M const& m) {
+    return tagged<tag_of<Ctx>, X, M>(x, m);
+}
+template <class X, class Ctx>
+constexpr auto tag(X const& x, Ctx const& ctx) {
+    return cassette::tag(x, ctx, no_metadata{});
+}
+
+// x without ctx's layer (x itself if ctx has not tagged it).
+template <class X, class Ctx>
+constexpr decltype(auto) untag(X const& x, Ctx const&) {
+    return detail::untag_by<tag_of<Ctx>>(x);
+}
+
+template <class X, class Ctx>
+constexpr decltype(auto) metadata(X const& x, Ctx const&) {
+    if constexpr (detail::is_structured<metadata_t<X, Ctx>>)
+        return no_metadata{};  // only its fields or elements carry some
+    else
+        return detail::metadata_by<tag_of<Ctx>>(x);
+}
+
+template <class X, class Ctx>
+constexpr bool is_tagged(X const&, Ctx const&) noexcept {
+    return detail::layer<tag_of<Ctx>, X>::found;
+}
+
+template <class X, class Ctx>
+constexpr bool has_metadata(X const& x, Ctx const& ctx) noexcept {
+    return !std::is_same_v<std::remove_cvref_t<decltype(cassette::metadata(x, ctx))>, no_metadata>;
+}
+
+namespace detail {
+
+// The primitives that carry metadata through with no context code: indexing and field
+// access hand out the element's or field's metadata, make<T> gathers its arguments'
+// metadata field by field, and length and comparisons look through every tag.
+template <class G>
+inline constexpr bool propagates_tags = false;
+template <std::size_t I>
+inline constexpr bool propagates_tags<op::get_t<I>> = true;
+template <class T>
+inline constexpr bool propagates_tags<op::make_t<T>> = true;
+template <>
+inline constexpr bool propagates_tags<op::getindex_t> = true;
+template <>
+inline constexpr bool propagates_tags<op::length_t> = true;
+#define CASSETTE_DETAIL_SEES_THROUGH(NAME) \
+    template <>                            \
+    inline constexpr bool propagates_tags<op::NAME##_t> = true;
+CASSETTE_DETAIL_SEES_THROUGH(lt)
+CASSETTE_DETAIL_SEES_THROUGH(le)
+CASSETTE_DETAIL_SEES_THROUGH(gt)
+CASSETTE_DETAIL_SEES_THROUGH(ge)
+CASSETTE_DETAIL_SEES_THROUGH(eq)
+CASSETTE_DETAIL_SEES_THROUGH(ne)
+#undef CASSETTE_DETAIL_SEES_THROUGH
+
+// A part of a tagged whole: tagged with its metadata, or plain if it has none.
+template <class Tag, class T, class M>
+constexpr auto part(T const& value, M const& meta) {
+    if constexpr (std::is_same_v<M, no_metadata>)
+        return value;
+    else
+        return tagged<Tag, T, M>(value, meta);
+}
+
+template <class T>
+inline constexpr bool is_std_array = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array<std::array<T, N>> = true;
+
+// The tag-propagating implementations of the primitives above, for values tagged by Tag.
+template <class Tag>
+struct propagation {
+    template <class G, class... X>
+    static constexpr auto apply(G const& g, X const&... xs) -> decltype(g(detail::primal(xs)...)) {
+        return g(detail::primal(xs)...);  // length and comparisons
+    }
+
+    template <class X, class I>
+    static constexpr auto apply(op::getindex_t, X const& x, I const& i) {
+        auto const& whole = detail::untag_by<Tag>(x);
+        auto const& meta = detail::metadata_by<Tag>(x);
+        if constexpr (is_structured<std::remove_cvref_t<decltype(meta)>>)
+            return detail::part<Tag>(whole[detail::primal(i)], meta.of[detail::primal(i)]);
+        else
+            return whole[detail::primal(i)];
+    }
+
+    template <std::size_t I, class P>
+    static constexpr auto apply(op::get_t<I>, P const& p) {
+        auto const& whole = detail::untag_by<Tag>(p);
+        auto const& meta = detail::metadata_by<Tag>(p);
+        using meta_type = std::remove_cvref_t<decltype(meta)>;
+        auto const& field = op::get_t<I>::apply(whole);
+        if constexpr (!is_structured<meta_type>)
+            return field;
+        else if constexpr (requires { std::get<I>(meta.of); })
+            return detail::part<Tag>(field, std::get<I>(meta.of));
+        else
+            return detail::part<Tag>(field, meta.of[I]);
+    }
+
+    template <class T, class... X>
+    static constexpr auto apply(op::make_t<T>, X const&... xs) {
+        T value{detail::untag_by<Tag>(xs)...};
+        if constexpr (is_std_array<T>) {
+            using M = std::common_type_t<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
+            using all = std::array<M, sizeof...(X)>;
+            return tagged<Tag, T, elements<all>>(value, elements(all{M(detail::metadata_by<Tag>(xs))...}));
+        } else {
+            using all = fields<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
+            return tagged<Tag, T, all>(value, all(detail::metadata_by<Tag>(xs)...));
+        }
+    }
+};
+
+}  // namespace detail
+
+}  // namespace cassette
+
+// The common type of a tagged value and a plain one is tagged: an if_ whose branches differ
+// only by a tag, or an accumulator initialised with a plain value.
+template <class Tag, class T, class M, class U>
+    requires(!cassette::detail::is_tagged_value<U> && requires { typename std::common_type<T, U>::type; })
+struct std::common_type<cassette::tagged<Tag, T, M>, U> {
+    using type = cassette::tagged<Tag, std::common_type_t<T, U>, M>;
+};
+template <class U, class Tag, class T, class M>
+    requires(!cassette::detail::is_tagged_value<U> && requires { typename std::common_type<T, U>::type; })
+struct std::common_type<U, cassette::tagged<Tag, T, M>> {
+    using type = cassette::tagged<Tag, std::common_type_t<T, U>, M>;
+};
