@@ -220,6 +220,38 @@ inline constexpr bool is_std_array = false;
 template <class T, std::size_t N>
 inline constexpr bool is_std_array<std::array<T, N>> = true;
 
+template <class Tag>
+struct propagation;
+
+// x[i] and get<I>(x) on a whole that other contexts may still tag: each layer hands out
+// its part's metadata in turn.
+template <class Whole, class Index>
+constexpr auto element_of(Whole const& whole, Index const& i) {
+    if constexpr (is_tagged_value<Whole>)
+        return propagation<typename Whole::tag_type>::apply(op::getindex, whole, i);
+    else
+        return whole[i];
+}
+template <std::size_t I, class Whole>
+constexpr auto field_of(Whole const& whole) {
+    if constexpr (is_tagged_value<Whole>)
+        return propagation<typename Whole::tag_type>::apply(op::get<I>, whole);
+    else
+        return op::get_t<I>::apply(whole);
+}
+
+// The first tag among xs, if any: make<T> is rebuilt layer by layer.
+template <class... X>
+struct first_tag {
+    using type = void;
+};
+template <class X, class... Rest>
+struct first_tag<X, Rest...> : first_tag<Rest...> {};
+template <class Tag, class T, class M, class... Rest>
+struct first_tag<tagged<Tag, T, M>, Rest...> {
+    using type = Tag;
+};
+
 // The tag-propagating implementations of the primitives above, for values tagged by Tag.
 template <class Tag>
 struct propagation {
@@ -230,20 +262,20 @@ struct propagation {
 
     template <class X, class I>
     static constexpr auto apply(op::getindex_t, X const& x, I const& i) {
-        auto const& whole = detail::untag_by<Tag>(x);
+        auto const index = detail::primal(i);
         auto const& meta = detail::metadata_by<Tag>(x);
+        auto element = detail::element_of(detail::untag_by<Tag>(x), index);
         if constexpr (is_structured<std::remove_cvref_t<decltype(meta)>>)
-            return detail::part<Tag>(whole[detail::primal(i)], meta.of[detail::primal(i)]);
+            return detail::part<Tag>(element, meta.of[index]);
         else
-            return whole[detail::primal(i)];
+            return element;
     }
 
     template <std::size_t I, class P>
     static constexpr auto apply(op::get_t<I>, P const& p) {
-        auto const& whole = detail::untag_by<Tag>(p);
         auto const& meta = detail::metadata_by<Tag>(p);
         using meta_type = std::remove_cvref_t<decltype(meta)>;
-        auto const& field = op::get_t<I>::apply(whole);
+        auto field = detail::field_of<I>(detail::untag_by<Tag>(p));
         if constexpr (!is_structured<meta_type>)
             return field;
         else if constexpr (requires { std::get<I>(meta.of); })
@@ -254,15 +286,25 @@ struct propagation {
 
     template <class T, class... X>
     static constexpr auto apply(op::make_t<T>, X const&... xs) {
-        T value{detail::untag_by<Tag>(xs)...};
+        auto value = make_value<T>(detail::untag_by<Tag>(xs)...);
         if constexpr (is_std_array<T>) {
             using M = std::common_type_t<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
             using all = std::array<M, sizeof...(X)>;
-            return tagged<Tag, T, elements<all>>(value, elements(all{M(detail::metadata_by<Tag>(xs))...}));
+            return tagged<Tag, decltype(value), elements<all>>(value, elements(all{M(detail::metadata_by<Tag>(xs))...}));
         } else {
             using all = fields<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
-            return tagged<Tag, T, all>(value, all(detail::metadata_by<Tag>(xs)...));
+            return tagged<Tag, decltype(value), all>(value, all(detail::metadata_by<Tag>(xs)...));
         }
+    }
+
+private:
+    template <class T, class... X>
+    static constexpr auto make_value(X const&... xs) {
+        using next = typename first_tag<X...>::type;
+        if constexpr (std::is_void_v<next>)
+            return T{xs...};
+        else
+            return propagation<next>::apply(op::make<T>, xs...);
     }
 };
 
