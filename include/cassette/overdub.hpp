@@ -242,6 +242,13 @@ struct engine {
         return detail::lookup<Id, K>(fr.scope);
     }
 
+    // Node kinds defined outside this header (ad::derivative's) evaluate themselves.
+    template <class N, class Fr>
+        requires requires(N const& n, Fr const& fr) { n.evaluate(fr); }
+    [[gnu::always_inline]] static constexpr auto eval(N const& n, Fr const& fr) {
+        return n.evaluate(fr);
+    }
+
     template <class F, class Fr>
     [[gnu::always_inline]] static constexpr decltype(auto) callee(F const& fn, Fr const& fr) {
         if constexpr (std::is_same_v<F, ir::self_t>)

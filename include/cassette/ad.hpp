@@ -1,0 +1,313 @@
+// Forward-mode automatic differentiation as a context: values are tagged with their tangent,
+// and each primitive has a derivative rule. Nested differentiation is free of perturbation
+// confusion because every context's tag is distinct from its parent's, and a context computes
+// its primal and tangent arithmetic by overdubbing it in its parent.
+#pragma once
+
+#include <cassette/overdub.hpp>
+#include <cassette/tag.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cassette::ad {
+
+// The tangent of a value that does not depend on the input: arithmetic with it is skipped.
+struct zero {
+    friend constexpr bool operator==(zero, zero) noexcept { return true; }
+};
+
+// A derivative rule for primitive G: specialise with
+//   static constexpr auto apply(auto const& p, ad::dual<A> a, ...) -> ad::dual<...>
+// computing the value and the tangent with p (see docs/ad.md). No specialisation: no rule.
+struct no_rule {};
+template <class G>
+struct rule : no_rule {};
+
+template <class G>
+inline constexpr bool has_rule = !std::is_base_of_v<no_rule, rule<G>>;
+
+// A value and its tangent, as a rule sees its arguments and returns its result.
+template <class V, class T>
+struct dual {
+    V v;
+    T d;
+};
+template <class V, class T>
+dual(V, T) -> dual<V, T>;
+
+// Each context's tag: distinct from every enclosing context's, since it names its parent.
+template <class Parent>
+struct tag {};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_zero = std::is_same_v<std::remove_cvref_t<T>, zero>;
+
+// Arithmetic in the parent context, so that values another (enclosing) context has tagged
+// are computed by that context's rules; the tangent operations skip zero tangents.
+template <class Parent>
+struct arithmetic {
+    Parent& parent;
+
+    template <class G, class... X>
+    constexpr auto operator()(G const& g, X const&... xs) const {
+        using R = decltype(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
+        return std::remove_cvref_t<R>(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
+    }
+
+    template <class A, class B>
+    constexpr auto add(A const& a, B const& b) const {
+        if constexpr (is_zero<A>)
+            return b;
+        else if constexpr (is_zero<B>)
+            return a;
+        else
+            return (*this)(op::add, a, b);
+    }
+    template <class A, class B>
+    constexpr auto sub(A const& a, B const& b) const {
+        if constexpr (is_zero<B>)
+            return a;
+        else if constexpr (is_zero<A>)
+            return (*this)(op::neg, b);
+        else
+            return (*this)(op::sub, a, b);
+    }
+    template <class A, class B>
+    constexpr auto mul(A const& a, B const& b) const {
+        if constexpr (is_zero<A> || is_zero<B>)
+            return zero{};
+        else
+            return (*this)(op::mul, a, b);
+    }
+    template <class A, class B>
+    constexpr auto div(A const& a, B const& b) const {
+        if constexpr (is_zero<A>)
+            return zero{};
+        else
+            return (*this)(op::div, a, b);
+    }
+    template <class A>
+    constexpr auto neg(A const& a) const {
+        if constexpr (is_zero<A>)
+            return zero{};
+        else
+            return (*this)(op::neg, a);
+    }
+    // One of two tangents, chosen at run time: a zero becomes a real zero of the other's type.
+    template <class A, class B>
+    constexpr auto select(bool first, A const& a, B const& b) const {
+        if constexpr (is_zero<A> && is_zero<B>)
+            return zero{};
+        else if constexpr (is_zero<A>)
+            return first ? B{} : b;
+        else if constexpr (is_zero<B>)
+            return first ? a : A{};
+        else
+            return first ? a : b;
+    }
+};
+
+template <class X>
+using primal_t = std::remove_cvref_t<decltype(cassette::detail::primal(std::declval<X const&>()))>;
+
+}  // namespace detail
+
+// The context of one differentiation: its tag marks the values that carry a tangent.
+template <class Parent>
+struct forward {
+    using tag_type = ad::tag<Parent>;
+    Parent& parent;
+
+    template <class X>
+    static constexpr bool carries = cassette::detail::layer<tag_type, X>::found;
+
+    template <class X>
+    constexpr auto split(X const& x) const {
+        if constexpr (carries<X>)
+            return dual{cassette::untag(x, *this), cassette::detail::metadata_by<tag_type>(x)};
+        else
+            return dual{x, zero{}};
+    }
+
+    template <class G, class... X>
+        requires has_rule<G> && (carries<X> || ...)
+    constexpr auto overdub(G const& g, X const&... xs) const {
+        (void)g;
+        auto const r = rule<G>::apply(detail::arithmetic<Parent>{parent}, split(xs)...);
+        if constexpr (detail::is_zero<decltype(r.d)>)
+            return r.v;
+        else
+            return tagged<tag_type, decltype(r.v), decltype(r.d)>(r.v, r.d);
+    }
+
+    // No silent wrong answers: a primitive without a rule never sees tangent-carrying values.
+    template <class G, class... X>
+        requires(carries<X> || ...)
+    constexpr int fallback(G const&, X const&...) const {
+        static_assert(cassette::detail::always_false<G>,
+                      "cassette::ad: a value being differentiated reached a primitive with no derivative "
+                      "rule (G in this instantiation). Add one by specialising cassette::ad::rule<G> "
+                      "(see docs/ad.md), or keep the primitive away from the differentiated values.");
+        return 0;
+    }
+};
+
+// --- derivative rules -------------------------------------------------------------------
+
+#define CASSETTE_DETAIL_RULE(NAME, ...)                                        \
+    template <>                                                                \
+    struct rule<op::NAME##_t> {                                                \
+        static constexpr auto apply(auto const& p, auto const& a, auto const& b) { \
+            __VA_ARGS__                                                        \
+        }                                                                      \
+    };
+#define CASSETTE_DETAIL_RULE1(NAME, ...)                       \
+    template <>                                                \
+    struct rule<op::NAME##_t> {                                \
+        static constexpr auto apply(auto const& p, auto const& a) { \
+            __VA_ARGS__                                        \
+        }                                                      \
+    };
+
+CASSETTE_DETAIL_RULE(add, return dual{p(op::add, a.v, b.v), p.add(a.d, b.d)};)
+CASSETTE_DETAIL_RULE(sub, return dual{p(op::sub, a.v, b.v), p.sub(a.d, b.d)};)
+CASSETTE_DETAIL_RULE(mul, return dual{p(op::mul, a.v, b.v), p.add(p.mul(a.d, b.v), p.mul(a.v, b.d))};)
+CASSETTE_DETAIL_RULE(div, auto const v = p(op::div, a.v, b.v);
+                     return dual{v, p.div(p.sub(a.d, p.mul(v, b.d)), b.v)};)
+// a % b = a - trunc(a / b) * b: the quotient is locally constant.
+CASSETTE_DETAIL_RULE(mod, auto const v = p(op::mod, a.v, b.v);
+                     return dual{v, p.sub(a.d, p.mul(p(op::div, p(op::sub, a.v, v), b.v), b.d))};)
+CASSETTE_DETAIL_RULE1(neg, return dual{p(op::neg, a.v), p.neg(a.d)};)
+CASSETTE_DETAIL_RULE1(sin, return dual{p(op::sin, a.v), p.mul(a.d, p(op::cos, a.v))};)
+CASSETTE_DETAIL_RULE1(cos, return dual{p(op::cos, a.v), p.neg(p.mul(a.d, p(op::sin, a.v)))};)
+CASSETTE_DETAIL_RULE1(tan, auto const v = p(op::tan, a.v);
+                      return dual{v, p.mul(a.d, p(op::add, 1.0, p(op::mul, v, v)))};)
+CASSETTE_DETAIL_RULE1(asin, return dual{p(op::asin, a.v),
+                                        p.div(a.d, p(op::sqrt, p(op::sub, 1.0, p(op::mul, a.v, a.v))))};)
+CASSETTE_DETAIL_RULE1(acos, return dual{p(op::acos, a.v),
+                                        p.neg(p.div(a.d, p(op::sqrt, p(op::sub, 1.0, p(op::mul, a.v, a.v)))))};)
+CASSETTE_DETAIL_RULE1(atan, return dual{p(op::atan, a.v), p.div(a.d, p(op::add, 1.0, p(op::mul, a.v, a.v)))};)
+CASSETTE_DETAIL_RULE(atan2, auto const r2 = p(op::add, p(op::mul, a.v, a.v), p(op::mul, b.v, b.v));
+                     return dual{p(op::atan2, a.v, b.v), p.div(p.sub(p.mul(a.d, b.v), p.mul(a.v, b.d)), r2)};)
+CASSETTE_DETAIL_RULE1(sinh, return dual{p(op::sinh, a.v), p.mul(a.d, p(op::cosh, a.v))};)
+CASSETTE_DETAIL_RULE1(cosh, return dual{p(op::cosh, a.v), p.mul(a.d, p(op::sinh, a.v))};)
+CASSETTE_DETAIL_RULE1(tanh, auto const v = p(op::tanh, a.v);
+                      return dual{v, p.mul(a.d, p(op::sub, 1.0, p(op::mul, v, v)))};)
+CASSETTE_DETAIL_RULE1(exp, auto const v = p(op::exp, a.v); return dual{v, p.mul(a.d, v)};)
+CASSETTE_DETAIL_RULE1(expm1, return dual{p(op::expm1, a.v), p.mul(a.d, p(op::exp, a.v))};)
+CASSETTE_DETAIL_RULE1(log, return dual{p(op::log, a.v), p.div(a.d, a.v)};)
+CASSETTE_DETAIL_RULE1(log1p, return dual{p(op::log1p, a.v), p.div(a.d, p(op::add, 1.0, a.v))};)
+CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.div(a.d, p(op::mul, 2.0, v))};)
+CASSETTE_DETAIL_RULE1(cbrt, auto const v = p(op::cbrt, a.v);
+                      return dual{v, p.div(a.d, p(op::mul, 3.0, p(op::mul, v, v)))};)
+// d(a^b) = b a^(b-1) da + a^b log(a) db; the log term only when b carries a tangent, so a
+// constant exponent works for negative a.
+CASSETTE_DETAIL_RULE(pow, auto const v = p(op::pow, a.v, b.v);
+                     auto const da = p.mul(a.d, p(op::mul, b.v, p(op::pow, a.v, p(op::sub, b.v, 1))));
+                     if constexpr (detail::is_zero<decltype(b.d)>) return dual{v, da};
+                     else return dual{v, p.add(da, p.mul(b.d, p(op::mul, v, p(op::log, a.v))))};)
+// Kinks: abs'(0) = +1 (the right derivative); floor and ceil have derivative 0 (everywhere
+// but at integers, where none exists); min and max follow the argument they return, the
+// first one at a tie, as their values do.
+CASSETTE_DETAIL_RULE1(abs, auto const negative = cassette::detail::primal(a.v) < 0;
+                      return dual{p(op::abs, a.v), p.select(negative, p.neg(a.d), a.d)};)
+CASSETTE_DETAIL_RULE1(floor, return dual{p(op::floor, a.v), zero{}};)
+CASSETTE_DETAIL_RULE1(ceil, return dual{p(op::ceil, a.v), zero{}};)
+CASSETTE_DETAIL_RULE(hypot, auto const v = p(op::hypot, a.v, b.v);
+                     return dual{v, p.div(p.add(p.mul(a.v, a.d), p.mul(b.v, b.d)), v)};)
+CASSETTE_DETAIL_RULE(min, bool const second = cassette::detail::primal(b.v) < cassette::detail::primal(a.v);
+                     return dual{p(op::min, a.v, b.v), p.select(second, b.d, a.d)};)
+CASSETTE_DETAIL_RULE(max, bool const second = cassette::detail::primal(a.v) < cassette::detail::primal(b.v);
+                     return dual{p(op::max, a.v, b.v), p.select(second, b.d, a.d)};)
+#undef CASSETTE_DETAIL_RULE
+#undef CASSETTE_DETAIL_RULE1
+
+// --- differentiation -----------------------------------------------------------------
+
+namespace detail {
+
+// Runs fn with the evaluation's context as a parent a forward context can refer to.
+template <class Fr, class Fn>
+constexpr auto with_parent(Fr const& fr, Fn const& fn) {
+    using context = typename decltype(fr.ref)::context_type;
+    if constexpr (std::is_same_v<context, null_context>) {
+        null_context none;
+        return fn(none);
+    } else {
+        return fn(fr.ref.ctx);
+    }
+}
+
+// The tangent y carries in ctx, or the zero of y's type if it does not depend on the input.
+template <class Y, class Ctx>
+constexpr auto tangent_of(Y const& y, Ctx const& ctx) {
+    if constexpr (cassette::detail::layer<tag_of<Ctx>, Y>::found)
+        return cassette::detail::metadata_by<tag_of<Ctx>>(y);
+    else
+        return std::remove_cvref_t<decltype(cassette::untag(y, ctx))>{};
+}
+
+}  // namespace detail
+
+// d body / d var<Id, 0> at `at`: evaluated in a forward context whose parent is the context
+// the enclosing body runs in, so an enclosing differentiation sees through it.
+template <class Id, class Body, class At>
+struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
+    Body body;
+    At at;
+    constexpr derivative_node(Body b, At a) : body(b), at(a) {}
+
+    template <class Fr>
+    constexpr auto evaluate(Fr const& fr) const {
+        using engine = cassette::detail::engine;
+        decltype(auto) x = engine::eval(at, fr);
+        return detail::with_parent(fr, [&]<class Parent>(Parent& parent) {
+            forward<Parent> ctx{parent};
+            auto const seeded = cassette::tag(x, ctx, ad::detail::primal_t<decltype(x)>(1));
+            cassette::detail::tuple<decltype(seeded) const&> const bound{{seeded}};
+            using ref = cassette::detail::context_ref<forward<Parent>, true>;
+            auto const scope = cassette::detail::scope<Id, decltype(bound), decltype(fr.scope)>{bound, fr.scope};
+            using frame = cassette::detail::frame<ref, std::remove_cvref_t<decltype(fr.self)>,
+                                                  std::remove_cvref_t<decltype(fr.args)>, decltype(scope)>;
+            return detail::tangent_of(engine::eval(body, frame{ref{ctx}, fr.self, fr.args, scope}), ctx);
+        });
+    }
+};
+
+// f' as a traced function of (x, rest...): derivative(f)(x, rest...) == derivative(f, x, rest...).
+template <class F>
+struct derivative_builder {
+    template <class X, class... R>
+    constexpr auto operator()(X const& x, R const&... rest) const {
+        auto body = ir::as_node(F{}(ir::var<derivative_builder, 0>{}, rest...));
+        return derivative_node<derivative_builder, decltype(body), ir::node_t<X>>{body, ir::as_node(x)};
+    }
+};
+
+template <class F>
+constexpr auto derivative(F const&) {
+    static_assert(std::is_default_constructible_v<F>,
+                  "cassette::ad::derivative(f): f must be a traced function or a captureless lambda.");
+    return cassette::function<"derivative">(derivative_builder<F>{});
+}
+
+// d f / d x at x; rest is passed through undifferentiated. Inside a builder (a symbolic
+// argument, or a lambda capturing the enclosing body's symbolic values) it is a node.
+template <class F, class X, class... R>
+constexpr auto derivative(F const& f, X const& x, R const&... rest) {
+    if constexpr (!std::is_default_constructible_v<F>) {
+        auto body = ir::as_node(f(ir::var<F, 0>{}));
+        return derivative_node<F, decltype(body), ir::node_t<X>>{body, ir::as_node(x)};
+    } else {
+        return ad::derivative(f)(x, rest...);
+    }
+}
+
+}  // namespace cassette::ad
