@@ -310,4 +310,192 @@ constexpr auto derivative(F const& f, X const& x, R const&... rest) {
     }
 }
 
+// --- gradients, Jacobians, Hessians ------------------------------------------------------
+//
+// One forward pass per input leaf (a double, an element of a std::array or std::vector, a
+// field of a plain aggregate, at any nesting), seeded with 1 on that leaf and 0 elsewhere.
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_vector = false;
+template <class T, class A>
+inline constexpr bool is_vector<std::vector<T, A>> = true;
+
+template <class T>
+concept leaf = std::is_arithmetic_v<T>;
+template <class T>
+concept sequence = cassette::detail::is_std_array<T> || is_vector<T>;
+
+// Leaves known at compile time (0 when a std::vector is involved).
+template <class T>
+constexpr std::size_t static_leaves() {
+    if constexpr (leaf<T>)
+        return 1;
+    else if constexpr (is_vector<T>)
+        return 0;
+    else if constexpr (cassette::detail::is_std_array<T>)
+        return std::tuple_size_v<T> * static_leaves<typename T::value_type>();
+    else
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            constexpr std::size_t n[] = {static_leaves<boost::pfr::tuple_element_t<I, T>>()..., 1};
+            for (std::size_t k = 0; k + 1 != sizeof(n) / sizeof(n[0]); ++k)
+                if (n[k] == 0) return std::size_t(0);
+            return (static_leaves<boost::pfr::tuple_element_t<I, T>>() + ... + 0);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+}
+
+template <class T, class Fn>
+constexpr void for_each_part(T const& x, Fn const& fn) {
+    if constexpr (sequence<T>)
+        for (auto const& e : x) fn(e);
+    else
+        boost::pfr::for_each_field(x, fn);
+}
+
+template <class T>
+constexpr std::size_t leaves(T const& x) {
+    if constexpr (leaf<T>) {
+        return 1;
+    } else {
+        std::size_t n = 0;
+        detail::for_each_part(x, [&](auto const& part) { n += detail::leaves(part); });
+        return n;
+    }
+}
+
+// Metadata of x's shape with 1 on leaf `seeded` and 0 elsewhere; `next` counts leaves.
+template <class T>
+constexpr auto seed(T const& x, std::size_t seeded, std::size_t& next) {
+    if constexpr (leaf<T>) {
+        return double(next++ == seeded ? 1 : 0);
+    } else if constexpr (cassette::detail::is_std_array<T>) {
+        using part = decltype(detail::seed(x[0], seeded, next));
+        std::array<part, std::tuple_size_v<T>> m{};
+        for (std::size_t k = 0; k != m.size(); ++k) m[k] = detail::seed(x[k], seeded, next);
+        return elements(m);
+    } else if constexpr (is_vector<T>) {
+        using part = decltype(detail::seed(std::declval<typename T::value_type const&>(), seeded, next));
+        std::vector<part> m;
+        m.reserve(x.size());
+        for (auto const& e : x) m.push_back(detail::seed(e, seeded, next));
+        return elements(std::move(m));
+    } else {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            // A braced list seeds the fields in order.
+            return std::apply([](auto const&... m) { return fields(m...); },
+                              std::tuple{detail::seed(boost::pfr::get<I>(x), seeded, next)...});
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    }
+}
+
+// Appends the tangents of y's leaves, given y's value and its metadata (0 where none).
+template <class V, class M>
+void flatten_tangents(V const& value, M const& meta, std::vector<double>& out) {
+    if constexpr (std::is_same_v<M, no_metadata> || is_zero<M>) {
+        out.insert(out.end(), detail::leaves(value), 0.0);
+    } else if constexpr (leaf<V>) {
+        out.push_back(double(cassette::detail::primal(meta)));
+    } else if constexpr (sequence<V>) {
+        for (std::size_t k = 0; k != value.size(); ++k) detail::flatten_tangents(value[k], meta.of[k], out);
+    } else {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (detail::flatten_tangents(boost::pfr::get<I>(value), std::get<I>(meta.of), out), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<V>>{});
+    }
+}
+
+template <class T>
+void set_leaves(T& x, double const*& values) {
+    if constexpr (leaf<T>) {
+        x = T(*values++);
+    } else if constexpr (sequence<T>) {
+        for (auto& e : x) detail::set_leaves(e, values);
+    } else {
+        boost::pfr::for_each_field(x, [&](auto& field) { detail::set_leaves(field, values); });
+    }
+}
+
+template <class F>
+constexpr auto as_traced(F const& f) {
+    if constexpr (traced_function<F>) {
+        return f;
+    } else {
+        static_assert(std::is_default_constructible_v<F>,
+                      "cassette::ad: f must be a traced function or a captureless lambda.");
+        return cassette::function(f);
+    }
+}
+
+// The tangents of f's result, leaf by leaf, with x seeded on leaf j.
+template <class F, class X, class... R>
+std::vector<double> directional(F const& f, X const& x, std::size_t j, R const&... rest) {
+    null_context none;
+    forward<null_context> ctx{none};
+    std::size_t next = 0;
+    auto const y = cassette::overdub(ctx, f, cassette::tag(x, ctx, detail::seed(x, j, next)), rest...);
+    std::vector<double> out;
+    detail::flatten_tangents(cassette::untag(y, ctx), cassette::detail::metadata_by<tag_of<decltype(ctx)>>(y), out);
+    return out;
+}
+
+// A Rows x Cols matrix: nested std::arrays when both are known at compile time, else vectors.
+template <std::size_t Rows, std::size_t Cols>
+auto make_matrix(std::size_t rows, std::size_t cols) {
+    if constexpr (Rows != 0 && Cols != 0)
+        return std::array<std::array<double, Cols>, Rows>{};
+    else
+        return std::vector<std::vector<double>>(rows, std::vector<double>(cols));
+}
+
+}  // namespace detail
+
+// The gradient of scalar f at x, of x's type and shape.
+template <class F, class X, class... R>
+X gradient(F const& f, X const& x, R const&... rest) {
+    auto const tf = detail::as_traced(f);
+    std::size_t const n = detail::leaves(x);
+    std::vector<double> g(n);
+    for (std::size_t j = 0; j != n; ++j) g[j] = detail::directional(tf, x, j, rest...).at(0);
+    X result = x;
+    double const* values = g.data();
+    detail::set_leaves(result, values);
+    return result;
+}
+
+// J[i][j] = d f_i / d x_j, over the leaves of f's result and of x.
+template <class F, class X, class... R>
+auto jacobian(F const& f, X const& x, R const&... rest) {
+    auto const tf = detail::as_traced(f);
+    using Y = std::remove_cvref_t<decltype(tf(x, rest...))>;
+    std::size_t const n = detail::leaves(x);
+    std::vector<std::vector<double>> columns;
+    for (std::size_t j = 0; j != n; ++j) columns.push_back(detail::directional(tf, x, j, rest...));
+    std::size_t const m = columns.empty() ? detail::leaves(tf(x, rest...)) : columns[0].size();
+    auto J = detail::make_matrix<detail::static_leaves<Y>(), detail::static_leaves<X>()>(m, n);
+    for (std::size_t i = 0; i != m; ++i)
+        for (std::size_t j = 0; j != n; ++j) J[i][j] = columns[j][i];
+    return J;
+}
+
+// H[i][j] = d2 f / d x_i d x_j, by forward over forward (one pass per pair i >= j).
+template <class F, class X, class... R>
+auto hessian(F const& f, X const& x, R const&... rest) {
+    auto const tf = detail::as_traced(f);
+    std::size_t const n = detail::leaves(x);
+    auto H = detail::make_matrix<detail::static_leaves<X>(), detail::static_leaves<X>()>(n, n);
+    null_context none;
+    forward<null_context> outer{none};
+    forward<forward<null_context>> inner{outer};
+    for (std::size_t i = 0; i != n; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            std::size_t next_i = 0, next_j = 0;
+            auto const xi = cassette::tag(x, outer, detail::seed(x, i, next_i));
+            auto const y = cassette::overdub(inner, tf, cassette::tag(xi, inner, detail::seed(x, j, next_j)), rest...);
+            H[i][j] = H[j][i] = double(cassette::detail::primal(detail::tangent_of(detail::tangent_of(y, inner), outer)));
+        }
+    }
+    return H;
+}
+
 }  // namespace cassette::ad

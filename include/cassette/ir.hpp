@@ -127,19 +127,27 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     constexpr loop(First f, Last l, Init i, Body b) : first(f), last(l), init(i), body(b) {}
 };
 
-// Whether a subtree calls cassette::self: such a subtree has no type until the base case
-// has given the function its result type.
+// Whether some node of a tree satisfies Is (a trait with `value`), looking into every child.
+template <template <class> class Is, class Node>
+inline constexpr bool any_node = Is<Node>::value;
+template <template <class> class Is, class F, class... Args>
+inline constexpr bool any_node<Is, call<F, Args...>> =
+    Is<call<F, Args...>>::value || any_node<Is, F> || (any_node<Is, Args> || ...);
+template <template <class> class Is, class C, class T, class E>
+inline constexpr bool any_node<Is, conditional<C, T, E>> = any_node<Is, C> || any_node<Is, T> || any_node<Is, E>;
+template <template <class> class Is, class Id, class V, class B>
+inline constexpr bool any_node<Is, let_in<Id, V, B>> = any_node<Is, V> || any_node<Is, B>;
+template <template <class> class Is, class Id, class F, class L, class I, class B>
+inline constexpr bool any_node<Is, loop<Id, F, L, I, B>> =
+    any_node<Is, F> || any_node<Is, L> || any_node<Is, I> || any_node<Is, B>;
+
 template <class Node>
-inline constexpr bool calls_self = false;
-template <class F, class... Args>
-inline constexpr bool calls_self<call<F, Args...>> =
-    std::is_same_v<F, self_t> || calls_self<F> || (calls_self<Args> || ...);
-template <class C, class T, class E>
-inline constexpr bool calls_self<conditional<C, T, E>> = calls_self<C> || calls_self<T> || calls_self<E>;
-template <class Id, class V, class B>
-inline constexpr bool calls_self<let_in<Id, V, B>> = calls_self<V> || calls_self<B>;
-template <class Id, class F, class L, class I, class B>
-inline constexpr bool calls_self<loop<Id, F, L, I, B>> =
-    calls_self<F> || calls_self<L> || calls_self<I> || calls_self<B>;
+struct is_self_call : std::false_type {};
+template <class... Args>
+struct is_self_call<call<self_t, Args...>> : std::true_type {};
+
+// Whether a subtree calls cassette::self.
+template <class Node>
+inline constexpr bool calls_self = any_node<is_self_call, Node>;
 
 }  // namespace cassette::ir

@@ -5,10 +5,12 @@
 #include <cassette/detail/tuple.hpp>
 #include <cassette/function.hpp>
 #include <cassette/tag.hpp>
+#include <cassette/transform.hpp>
 
 #include <boost/hana/at.hpp>
 
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -150,6 +152,22 @@ template <class Ref, class G, class... X>
 inline constexpr bool propagates =
     propagates_tags<G> && (layer<tag_of<typename Ref::context_type>, X>::found || ...);
 
+// While a recursive body's result type is worked out, its self calls are replaced by
+// assumed<R> nodes: of type R, never evaluated; unknown_result stands for "not known yet".
+struct unknown_result {};
+template <class R>
+struct assumed : ir::symbolic<assumed<R>> {};
+template <class Node>
+struct is_unknown : std::is_same<Node, assumed<unknown_result>> {};
+
+template <class R>
+struct self_returns {
+    template <class... A>
+    constexpr assumed<R> operator()(ir::call<ir::self_t, A...> const&) const {
+        return {};
+    }
+};
+
 template <class Fr, class Then, class Else>
 struct branch_type;
 template <class Ref, class F, class... X>
@@ -230,6 +248,12 @@ struct engine {
     template <std::size_t I, class Fr>
     [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::param<I> const&, Fr const& fr) {
         return detail::get<I>(fr.args);
+    }
+
+    // Only named in types; Clang instantiates the bodies that name it, so it has a definition.
+    template <class R, class Fr>
+    [[noreturn]] static R eval(assumed<R> const&, Fr const&) {
+        std::abort();
     }
 
     template <class T, class Fr>
@@ -342,8 +366,31 @@ using eval_t = std::remove_cvref_t<decltype(engine::eval(std::declval<Node const
 
 template <class Ref, class F, class... X>
 struct body_result {
-    using type = decltype(engine::eval(body_under<typename Ref::context_type, F, sizeof...(X)>(),
-                                       std::declval<frame<Ref, F, detail::tuple<X const&...>, no_scope> const&>()));
+    using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(X)>())>;
+    using frame_type = frame<Ref, F, detail::tuple<X const&...>, no_scope>;
+
+    // The body's type with its self calls taken to return R.
+    template <class R>
+    using with_self = eval_t<decltype(ir::transform(std::declval<body_type const&>(), self_returns<R>{})), frame_type>;
+
+    // A recursive body's result type is a fixed point: first from the base case alone (the
+    // branches that call self are left out), then with self calls returning that, until it
+    // settles (a plain base case and a tagged recursive branch take two steps).
+    static constexpr auto pick() {
+        if constexpr (!ir::calls_self<body_type>) {
+            return std::type_identity<decltype(engine::eval(std::declval<body_type const&>(),
+                                                            std::declval<frame_type const&>()))>{};
+        } else {
+            using first = with_self<unknown_result>;
+            using second = with_self<first>;
+            using third = with_self<second>;
+            static_assert(std::is_same_v<second, third>,
+                          "cassette: the result type of this recursive traced function does not settle; "
+                          "make the base case and the recursive branch of its if_ have one type.");
+            return std::type_identity<third>{};
+        }
+    }
+    using type = typename decltype(pick())::type;
 };
 
 // The result types of the dispatch steps, computed without instantiating any body, so a
@@ -398,13 +445,13 @@ struct dispatch_result {
 
 template <class Fr, class Then, class Else>
 struct branch_type {
-    static_assert(!(ir::calls_self<Then> && ir::calls_self<Else>),
+    static_assert(!(ir::any_node<is_unknown, Then> && ir::any_node<is_unknown, Else>),
                   "cassette::if_: both branches call cassette::self; one of them must be a "
                   "base case that gives the function its result type.");
     static constexpr auto pick() {
-        if constexpr (ir::calls_self<Then>)
+        if constexpr (ir::any_node<is_unknown, Then>)
             return std::type_identity<eval_t<Else, Fr>>{};
-        else if constexpr (ir::calls_self<Else>)
+        else if constexpr (ir::any_node<is_unknown, Else>)
             return std::type_identity<eval_t<Then, Fr>>{};
         else
             return std::common_type<eval_t<Then, Fr>, eval_t<Else, Fr>>{};

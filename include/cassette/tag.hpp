@@ -45,9 +45,10 @@ struct tagged {
     using value_type = T;
     using metadata_type = M;
 
-    T value;
-    [[no_unique_address]] M meta;
+    T value{};
+    [[no_unique_address]] M meta{};
 
+    constexpr tagged() = default;
     constexpr tagged(T v, M m) : value(std::move(v)), meta(std::move(m)) {}
     template <class U>
         requires(!std::is_same_v<std::remove_cvref_t<U>, tagged> && std::is_constructible_v<T, U const&> &&
