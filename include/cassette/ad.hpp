@@ -147,15 +147,19 @@ struct forward {
             return tagged<tag_type, decltype(r.v), decltype(r.d)>(r.v, r.d);
     }
 
-    // No silent wrong answers: a primitive without a rule never sees tangent-carrying values.
+    // A primitive with no rule: with tangent-carrying arguments, a compile error (no silent
+    // wrong answers); otherwise it runs in the parent, which may have tagged the arguments.
     template <class G, class... X>
-        requires(carries<X> || ...)
-    constexpr int fallback(G const&, X const&...) const {
-        static_assert(cassette::detail::always_false<G>,
-                      "cassette::ad: a value being differentiated reached a primitive with no derivative "
-                      "rule (G in this instantiation). Add one by specialising cassette::ad::rule<G> "
-                      "(see docs/ad.md), or keep the primitive away from the differentiated values.");
-        return 0;
+    constexpr auto fallback(G const& g, X const&... xs) const {
+        if constexpr ((carries<X> || ...)) {
+            static_assert(cassette::detail::always_false<G>,
+                          "cassette::ad: a value being differentiated reached a primitive with no derivative "
+                          "rule (G in this instantiation). Add one by specialising cassette::ad::rule<G> "
+                          "(see docs/ad.md), or keep the primitive away from the differentiated values.");
+            return 0;
+        } else {
+            return detail::arithmetic<Parent>{parent}(g, xs...);
+        }
     }
 };
 

@@ -311,6 +311,15 @@ private:
 
 }  // namespace detail
 
+// The primitives that carry metadata with no context code (get, make, getindex, length,
+// comparisons): a context's catch-all rule usually leaves them to the engine.
+template <class G>
+concept structural_primitive = detail::propagates_tags<std::remove_cvref_t<G>>;
+
+// Whether x carries ctx's tag at any depth, as a compile-time trait.
+template <class X, class Ctx>
+inline constexpr bool tagged_by = detail::layer<tag_of<Ctx>, std::remove_cvref_t<X>>::found;
+
 }  // namespace cassette
 
 // The common type of a tagged value and a plain one is tagged: an if_ whose branches differ
