@@ -12,3 +12,4 @@
 #include <cassette/passes.hpp>
 #include <cassette/listing.hpp>
 #include <cassette/contexts.hpp>
+#include <cassette/ad.hpp>
