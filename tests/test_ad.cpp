@@ -205,6 +205,26 @@ TEST_CASE("gradient keeps the type and shape of its argument", "[ad][gradient]")
     CHECK(gk[1].z == 0.0);
 }
 
+TEST_CASE("gradients of many inputs come in chunks of forward passes", "[ad][gradient]") {
+    // 11 leaves: two passes of 8 lanes for a vector, one of 11 for an array. By hand:
+    // d/dx_k = -2 (1 - x_k) - 400 x_k (x_{k+1} - x_k^2) [k < n-1] + 200 (x_k - x_{k-1}^2) [k > 0].
+    std::vector<double> x(11);
+    for (std::size_t k = 0; k != x.size(); ++k) x[k] = 0.1 * double(k) - 0.3;
+    std::vector<double> expected(x.size(), 0.0);
+    for (std::size_t k = 0; k != x.size(); ++k) {
+        if (k + 1 < x.size()) expected[k] += -2 * (1 - x[k]) - 400 * x[k] * (x[k + 1] - x[k] * x[k]);
+        if (k > 0) expected[k] += 200 * (x[k] - x[k - 1] * x[k - 1]);
+    }
+    auto const g = ad::gradient(rosenbrock, x);
+    std::array<double, 11> xa{};
+    std::copy(x.begin(), x.end(), xa.begin());
+    auto const ga = ad::gradient(rosenbrock, xa);
+    for (std::size_t k = 0; k != x.size(); ++k) {
+        CHECK(g[k] == Approx(expected[k]).epsilon(1e-13).margin(1e-13));
+        CHECK(ga[k] == Approx(expected[k]).epsilon(1e-13).margin(1e-13));
+    }
+}
+
 TEST_CASE("jacobian and hessian", "[ad][jacobian][hessian]") {
     constexpr auto polar = cassette::function([](auto v) {
         return cassette::make<std::array<double, 2>>(v[0] * cassette::cos(v[1]), v[0] * cassette::sin(v[1]));

@@ -7,6 +7,7 @@
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -116,6 +117,36 @@ struct arithmetic {
 
 template <class X>
 using primal_t = std::remove_cvref_t<decltype(cassette::detail::primal(std::declval<X const&>()))>;
+
+// W directional derivatives carried at once (vector mode): one forward pass gives W
+// columns of a gradient or Jacobian. Plain arithmetic, so any parent context computes it.
+template <std::size_t W>
+struct tangents {
+    std::array<double, W> d{};
+
+    friend constexpr tangents operator+(tangents a, tangents const& b) {
+        for (std::size_t k = 0; k != W; ++k) a.d[k] += b.d[k];
+        return a;
+    }
+    friend constexpr tangents operator-(tangents a, tangents const& b) {
+        for (std::size_t k = 0; k != W; ++k) a.d[k] -= b.d[k];
+        return a;
+    }
+    friend constexpr tangents operator-(tangents a) {
+        for (auto& v : a.d) v = -v;
+        return a;
+    }
+    friend constexpr tangents operator*(tangents a, double s) {
+        for (auto& v : a.d) v *= s;
+        return a;
+    }
+    friend constexpr tangents operator*(double s, tangents a) { return a * s; }
+    friend constexpr tangents operator/(tangents a, double s) {
+        for (auto& v : a.d) v /= s;
+        return a;
+    }
+    friend constexpr bool operator==(tangents const&, tangents const&) = default;
+};
 
 }  // namespace detail
 
@@ -316,8 +347,8 @@ constexpr auto derivative(F const& f, X const& x, R const&... rest) {
 
 // --- gradients, Jacobians, Hessians ------------------------------------------------------
 //
-// One forward pass per input leaf (a double, an element of a std::array or std::vector, a
-// field of a plain aggregate, at any nesting), seeded with 1 on that leaf and 0 elsewhere.
+// Forward passes in vector mode: each seeds a chunk of the input leaves (doubles, elements of
+// std::arrays and std::vectors, fields of plain aggregates, at any nesting) with unit tangents.
 
 namespace detail {
 
@@ -368,43 +399,50 @@ constexpr std::size_t leaves(T const& x) {
     }
 }
 
-// Metadata of x's shape with 1 on leaf `seeded` and 0 elsewhere; `next` counts leaves.
-template <class T>
-constexpr auto seed(T const& x, std::size_t seeded, std::size_t& next) {
-    if constexpr (leaf<T>) {
-        return double(next++ == seeded ? 1 : 0);
+// Metadata of x's shape seeding leaves [first, first + W): lane k of leaf first + k is 1,
+// everything else 0; `next` counts leaves.
+template <std::size_t W, class T>
+constexpr auto seed(T const& x, std::size_t first, std::size_t& next) {
+    if constexpr (leaf<T> && W == 1) {  // scalar tangents: what nested passes multiply together
+        return double(next++ == first ? 1 : 0);
+    } else if constexpr (leaf<T>) {
+        tangents<W> t;
+        if (std::size_t const l = next++; l >= first && l - first < W) t.d[l - first] = 1;
+        return t;
     } else if constexpr (cassette::detail::is_std_array<T>) {
-        using part = decltype(detail::seed(x[0], seeded, next));
+        using part = decltype(detail::seed<W>(x[0], first, next));
         std::array<part, std::tuple_size_v<T>> m{};
-        for (std::size_t k = 0; k != m.size(); ++k) m[k] = detail::seed(x[k], seeded, next);
+        for (std::size_t k = 0; k != m.size(); ++k) m[k] = detail::seed<W>(x[k], first, next);
         return elements(m);
     } else if constexpr (is_vector<T>) {
-        using part = decltype(detail::seed(std::declval<typename T::value_type const&>(), seeded, next));
+        using part = decltype(detail::seed<W>(std::declval<typename T::value_type const&>(), first, next));
         std::vector<part> m;
         m.reserve(x.size());
-        for (auto const& e : x) m.push_back(detail::seed(e, seeded, next));
+        for (auto const& e : x) m.push_back(detail::seed<W>(e, first, next));
         return elements(std::move(m));
     } else {
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             // A braced list seeds the fields in order.
             return std::apply([](auto const&... m) { return fields(m...); },
-                              std::tuple{detail::seed(boost::pfr::get<I>(x), seeded, next)...});
+                              std::tuple{detail::seed<W>(boost::pfr::get<I>(x), first, next)...});
         }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
     }
 }
 
-// Appends the tangents of y's leaves, given y's value and its metadata (0 where none).
+// Appends lane `lane` of the tangents of y's leaves, given y's value and its metadata.
 template <class V, class M>
-void flatten_tangents(V const& value, M const& meta, std::vector<double>& out) {
+void flatten_tangents(V const& value, M const& meta, std::size_t lane, std::vector<double>& out) {
     if constexpr (std::is_same_v<M, no_metadata> || is_zero<M>) {
         out.insert(out.end(), detail::leaves(value), 0.0);
-    } else if constexpr (leaf<V>) {
+    } else if constexpr (leaf<V> && std::is_arithmetic_v<primal_t<M>>) {
         out.push_back(double(cassette::detail::primal(meta)));
+    } else if constexpr (leaf<V>) {
+        out.push_back(double(cassette::detail::primal(meta).d[lane]));
     } else if constexpr (sequence<V>) {
-        for (std::size_t k = 0; k != value.size(); ++k) detail::flatten_tangents(value[k], meta.of[k], out);
+        for (std::size_t k = 0; k != value.size(); ++k) detail::flatten_tangents(value[k], meta.of[k], lane, out);
     } else {
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-            (detail::flatten_tangents(boost::pfr::get<I>(value), std::get<I>(meta.of), out), ...);
+            (detail::flatten_tangents(boost::pfr::get<I>(value), std::get<I>(meta.of), lane, out), ...);
         }(std::make_index_sequence<boost::pfr::tuple_size_v<V>>{});
     }
 }
@@ -431,15 +469,25 @@ constexpr auto as_traced(F const& f) {
     }
 }
 
-// The tangents of f's result, leaf by leaf, with x seeded on leaf j.
+// How many input leaves one forward pass seeds: all of them when their number is known at
+// compile time (up to 32), else 8 per pass.
+template <class X>
+inline constexpr std::size_t lanes = static_leaves<X>() == 0 ? 8 : std::min<std::size_t>(static_leaves<X>(), 32);
+
+// The Jacobian's columns for the n input leaves: one forward pass per lanes<X> of them.
 template <class F, class X, class... R>
-std::vector<double> directional(F const& f, X const& x, std::size_t j, R const&... rest) {
+std::vector<std::vector<double>> columns(F const& f, X const& x, std::size_t n, R const&... rest) {
+    constexpr std::size_t W = lanes<X>;
     null_context none;
     forward<null_context> ctx{none};
-    std::size_t next = 0;
-    auto const y = cassette::overdub(ctx, f, cassette::tag(x, ctx, detail::seed(x, j, next)), rest...);
-    std::vector<double> out;
-    detail::flatten_tangents(cassette::untag(y, ctx), cassette::detail::metadata_by<tag_of<decltype(ctx)>>(y), out);
+    std::vector<std::vector<double>> out;
+    for (std::size_t first = 0; first < n; first += W) {
+        std::size_t next = 0;
+        auto const y = cassette::overdub(ctx, f, cassette::tag(x, ctx, detail::seed<W>(x, first, next)), rest...);
+        for (std::size_t lane = 0; lane != W && first + lane != n; ++lane)
+            detail::flatten_tangents(cassette::untag(y, ctx), cassette::detail::metadata_by<tag_of<decltype(ctx)>>(y),
+                                     lane, out.emplace_back());
+    }
     return out;
 }
 
@@ -454,16 +502,43 @@ auto make_matrix(std::size_t rows, std::size_t cols) {
 
 }  // namespace detail
 
-// The gradient of scalar f at x, of x's type and shape.
+namespace detail {
+
+// Writes lane l - first of t into each leaf l of x in [first, first + W); `next` counts leaves.
+template <std::size_t W, class T, class Tangent>
+void assign_lanes(T& x, std::size_t first, Tangent const& t, std::size_t& next) {
+    if constexpr (leaf<T>) {
+        std::size_t const l = next++;
+        if (l < first || l - first >= W) return;
+        if constexpr (requires { t.d; })
+            x = T(t.d[l - first]);
+        else
+            x = T(t);  // a scalar tangent, or 0 when f does not depend on x
+    } else if constexpr (sequence<T>) {
+        for (auto& e : x) detail::assign_lanes<W>(e, first, t, next);
+    } else {
+        boost::pfr::for_each_field(x, [&](auto& field) { detail::assign_lanes<W>(field, first, t, next); });
+    }
+}
+
+}  // namespace detail
+
+// The gradient of scalar f at x, of x's type and shape: a forward pass per lanes<X> leaves,
+// written straight into the result.
 template <class F, class X, class... R>
 X gradient(F const& f, X const& x, R const&... rest) {
     auto const tf = detail::as_traced(f);
-    std::size_t const n = detail::leaves(x);
-    std::vector<double> g(n);
-    for (std::size_t j = 0; j != n; ++j) g[j] = detail::directional(tf, x, j, rest...).at(0);
+    constexpr std::size_t W = detail::lanes<X>;
+    null_context none;
+    forward<null_context> ctx{none};
     X result = x;
-    double const* values = g.data();
-    detail::set_leaves(result, values);
+    std::size_t const n = detail::leaves(x);
+    for (std::size_t first = 0; first < n; first += W) {
+        std::size_t next = 0;
+        auto const y = cassette::overdub(ctx, tf, cassette::tag(x, ctx, detail::seed<W>(x, first, next)), rest...);
+        std::size_t leaf = 0;
+        detail::assign_lanes<W>(result, first, cassette::detail::primal(detail::tangent_of(y, ctx)), leaf);
+    }
     return result;
 }
 
@@ -473,8 +548,7 @@ auto jacobian(F const& f, X const& x, R const&... rest) {
     auto const tf = detail::as_traced(f);
     using Y = std::remove_cvref_t<decltype(tf(x, rest...))>;
     std::size_t const n = detail::leaves(x);
-    std::vector<std::vector<double>> columns;
-    for (std::size_t j = 0; j != n; ++j) columns.push_back(detail::directional(tf, x, j, rest...));
+    auto const columns = detail::columns(tf, x, n, rest...);
     std::size_t const m = columns.empty() ? detail::leaves(tf(x, rest...)) : columns[0].size();
     auto J = detail::make_matrix<detail::static_leaves<Y>(), detail::static_leaves<X>()>(m, n);
     for (std::size_t i = 0; i != m; ++i)
@@ -494,8 +568,8 @@ auto hessian(F const& f, X const& x, R const&... rest) {
     for (std::size_t i = 0; i != n; ++i) {
         for (std::size_t j = 0; j <= i; ++j) {
             std::size_t next_i = 0, next_j = 0;
-            auto const xi = cassette::tag(x, outer, detail::seed(x, i, next_i));
-            auto const y = cassette::overdub(inner, tf, cassette::tag(xi, inner, detail::seed(x, j, next_j)), rest...);
+            auto const xi = cassette::tag(x, outer, detail::seed<1>(x, i, next_i));
+            auto const y = cassette::overdub(inner, tf, cassette::tag(xi, inner, detail::seed<1>(x, j, next_j)), rest...);
             H[i][j] = H[j][i] = double(cassette::detail::primal(detail::tangent_of(detail::tangent_of(y, inner), outer)));
         }
     }
