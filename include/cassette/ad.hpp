@@ -57,13 +57,13 @@ struct arithmetic {
     Parent& parent;
 
     template <class G, class... X>
-    constexpr auto operator()(G const& g, X const&... xs) const {
+    [[gnu::always_inline]] constexpr auto operator()(G const& g, X const&... xs) const {
         using R = decltype(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
         return std::remove_cvref_t<R>(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
     }
 
     template <class A, class B>
-    constexpr auto add(A const& a, B const& b) const {
+    [[gnu::always_inline]] constexpr auto add(A const& a, B const& b) const {
         if constexpr (is_zero<A>)
             return b;
         else if constexpr (is_zero<B>)
@@ -72,7 +72,7 @@ struct arithmetic {
             return (*this)(op::add, a, b);
     }
     template <class A, class B>
-    constexpr auto sub(A const& a, B const& b) const {
+    [[gnu::always_inline]] constexpr auto sub(A const& a, B const& b) const {
         if constexpr (is_zero<B>)
             return a;
         else if constexpr (is_zero<A>)
@@ -81,21 +81,21 @@ struct arithmetic {
             return (*this)(op::sub, a, b);
     }
     template <class A, class B>
-    constexpr auto mul(A const& a, B const& b) const {
+    [[gnu::always_inline]] constexpr auto mul(A const& a, B const& b) const {
         if constexpr (is_zero<A> || is_zero<B>)
             return zero{};
         else
             return (*this)(op::mul, a, b);
     }
     template <class A, class B>
-    constexpr auto div(A const& a, B const& b) const {
+    [[gnu::always_inline]] constexpr auto div(A const& a, B const& b) const {
         if constexpr (is_zero<A>)
             return zero{};
         else
             return (*this)(op::div, a, b);
     }
     template <class A>
-    constexpr auto neg(A const& a) const {
+    [[gnu::always_inline]] constexpr auto neg(A const& a) const {
         if constexpr (is_zero<A>)
             return zero{};
         else
@@ -103,7 +103,7 @@ struct arithmetic {
     }
     // One of two tangents, chosen at run time: a zero becomes a real zero of the other's type.
     template <class A, class B>
-    constexpr auto select(bool first, A const& a, B const& b) const {
+    [[gnu::always_inline]] constexpr auto select(bool first, A const& a, B const& b) const {
         if constexpr (is_zero<A> && is_zero<B>)
             return zero{};
         else if constexpr (is_zero<A>)
@@ -160,7 +160,7 @@ struct forward {
     static constexpr bool carries = cassette::detail::layer<tag_type, X>::found;
 
     template <class X>
-    constexpr auto split(X const& x) const {
+    [[gnu::always_inline]] constexpr auto split(X const& x) const {
         if constexpr (carries<X>)
             return dual{cassette::untag(x, *this), cassette::detail::metadata_by<tag_type>(x)};
         else
@@ -169,7 +169,7 @@ struct forward {
 
     template <class G, class... X>
         requires has_rule<G> && (carries<X> || ...)
-    constexpr auto overdub(G const& g, X const&... xs) const {
+    [[gnu::always_inline]] constexpr auto overdub(G const& g, X const&... xs) const {
         (void)g;
         auto const r = rule<G>::apply(detail::arithmetic<Parent>{parent}, split(xs)...);
         if constexpr (detail::is_zero<decltype(r.d)>)
@@ -181,7 +181,7 @@ struct forward {
     // A primitive with no rule: with tangent-carrying arguments, a compile error (no silent
     // wrong answers); otherwise it runs in the parent, which may have tagged the arguments.
     template <class G, class... X>
-    constexpr auto fallback(G const& g, X const&... xs) const {
+    [[gnu::always_inline]] constexpr auto fallback(G const& g, X const&... xs) const {
         if constexpr ((carries<X> || ...)) {
             static_assert(cassette::detail::always_false<G>,
                           "cassette::ad: a value being differentiated reached a primitive with no derivative "
@@ -199,14 +199,14 @@ struct forward {
 #define CASSETTE_DETAIL_RULE(NAME, ...)                                        \
     template <>                                                                \
     struct rule<op::NAME##_t> {                                                \
-        static constexpr auto apply(auto const& p, auto const& a, auto const& b) { \
+        [[gnu::always_inline]] static constexpr auto apply(auto const& p, auto const& a, auto const& b) { \
             __VA_ARGS__                                                        \
         }                                                                      \
     };
 #define CASSETTE_DETAIL_RULE1(NAME, ...)                       \
     template <>                                                \
     struct rule<op::NAME##_t> {                                \
-        static constexpr auto apply(auto const& p, auto const& a) { \
+        [[gnu::always_inline]] static constexpr auto apply(auto const& p, auto const& a) { \
             __VA_ARGS__                                        \
         }                                                      \
     };
