@@ -38,22 +38,14 @@ struct primitive : primitive_base {
     };                                                                                       \
     inline constexpr NAME##_t NAME{};
 
+// The binary operators, once: their primitives here, their symbolic overloads below.
+#define CASSETTE_DETAIL_BINARY_LIST(M)                                                            \
+    M(add, +) M(sub, -) M(mul, *) M(div, /) M(mod, %) M(lt, <) M(le, <=) M(gt, >) M(ge, >=) M(eq, ==) \
+    M(ne, !=) M(logical_and, &&) M(logical_or, ||)
+
 #define CASSETTE_DETAIL_BINARY(NAME, OP) \
     CASSETTE_DETAIL_OPERATOR(NAME, #OP, a OP b, auto const& a, auto const& b)
-
-CASSETTE_DETAIL_BINARY(add, +)
-CASSETTE_DETAIL_BINARY(sub, -)
-CASSETTE_DETAIL_BINARY(mul, *)
-CASSETTE_DETAIL_BINARY(div, /)
-CASSETTE_DETAIL_BINARY(mod, %)
-CASSETTE_DETAIL_BINARY(lt, <)
-CASSETTE_DETAIL_BINARY(le, <=)
-CASSETTE_DETAIL_BINARY(gt, >)
-CASSETTE_DETAIL_BINARY(ge, >=)
-CASSETTE_DETAIL_BINARY(eq, ==)
-CASSETTE_DETAIL_BINARY(ne, !=)
-CASSETTE_DETAIL_BINARY(logical_and, &&)
-CASSETTE_DETAIL_BINARY(logical_or, ||)
+CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 CASSETTE_DETAIL_OPERATOR(neg, "-", -x, auto const& x)
 CASSETTE_DETAIL_OPERATOR(logical_not, "!", !x, auto const& x)
 #undef CASSETTE_DETAIL_BINARY
@@ -170,19 +162,8 @@ concept symbolic_operands = expression<A> || expression<B>;
     constexpr auto operator OP(A const& a, B const& b) {         \
         return ir::make_call(op::NAME, a, b);                    \
     }
-CASSETTE_DETAIL_BINARY(add, +)
-CASSETTE_DETAIL_BINARY(sub, -)
-CASSETTE_DETAIL_BINARY(mul, *)
-CASSETTE_DETAIL_BINARY(div, /)
-CASSETTE_DETAIL_BINARY(mod, %)
-CASSETTE_DETAIL_BINARY(lt, <)
-CASSETTE_DETAIL_BINARY(le, <=)
-CASSETTE_DETAIL_BINARY(gt, >)
-CASSETTE_DETAIL_BINARY(ge, >=)
-CASSETTE_DETAIL_BINARY(eq, ==)
-CASSETTE_DETAIL_BINARY(ne, !=)
-CASSETTE_DETAIL_BINARY(logical_and, &&)
-CASSETTE_DETAIL_BINARY(logical_or, ||)
+CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
+#undef CASSETTE_DETAIL_BINARY_LIST
 #undef CASSETTE_DETAIL_BINARY
 
 template <expression X>
