@@ -69,9 +69,12 @@ private:
 };
 
 // The I-th parameter of the traced function whose body this is.
+// Leaves carry a byte: Clang copies empty classes through nested constexpr calls, which
+// runs into its evaluation depth limit for bodies of a few hundred nodes.
 template <std::size_t I>
 struct param : symbolic<param<I>> {
     static constexpr std::size_t index = I;
+    char nonempty_ = 0;
 };
 
 // A plain value embedded in a body.
@@ -98,7 +101,9 @@ struct self_t {
 
 // A variable bound by the special form identified by Id (let: K = 0; fold: 0 index, 1 acc).
 template <class Id, std::size_t K>
-struct var : symbolic<var<Id, K>> {};
+struct var : symbolic<var<Id, K>> {
+    char nonempty_ = 0;  // see param
+};
 
 // cassette::if_: only the taken branch is evaluated.
 template <class Cond, class Then, class Else>

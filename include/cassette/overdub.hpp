@@ -31,6 +31,9 @@ constexpr hooks_disabled<Ctx> disable_hooks(Ctx& ctx) noexcept {
 
 }  // namespace cassette
 
+// Lambdas take GCC's attribute only in this position; without it they block early inlining.
+#define CASSETTE_DETAIL_INLINE __attribute__((always_inline))
+
 namespace cassette::detail {
 
 template <class Ctx, bool Hooks>
@@ -199,10 +202,15 @@ struct engine {
     [[gnu::always_inline]] static constexpr auto fallback(Ref ref, G const& g, X const&... xs) ->
         typename fallback_result<Ref, G, X...>::type {
         if constexpr (requires { ref.ctx.fallback(g, xs...); }) {
-            return detail::value_of([&]() -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
+            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
         } else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>) {
             using tag = tag_of<typename Ref::context_type>;
-            return detail::value_of([&]() -> decltype(auto) { return std::invoke(g, detail::untag_by<tag>(xs)...); });
+            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) {
+                if constexpr (std::is_member_pointer_v<G>)
+                    return std::invoke(g, detail::untag_by<tag>(xs)...);
+                else
+                    return g(detail::untag_by<tag>(xs)...);  // std::invoke would hide it from early inlining
+            });
         } else {
             return uncallable{};  // fallback_result has said why
         }
@@ -223,7 +231,7 @@ struct engine {
     [[gnu::always_inline]] static constexpr auto dispatch(Ref ref, G const& g, X const&... xs) ->
         typename dispatch_result<Ref, G, X...>::type {
         if constexpr (requires { ref.ctx.overdub(g, xs...); })
-            return detail::value_of([&]() -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
+            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
         else
             return engine::recurse(ref, g, xs...);
     }

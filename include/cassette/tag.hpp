@@ -111,7 +111,7 @@ struct layer<Tag, tagged<Other, T, M>> {
 };
 
 template <class Tag, class X>
-constexpr decltype(auto) untag_by(X const& x) {
+[[gnu::always_inline]] constexpr decltype(auto) untag_by(X const& x) {
     if constexpr (!layer<Tag, X>::found)
         return (x);
     else if constexpr (std::is_same_v<typename X::tag_type, Tag>)
