@@ -79,17 +79,57 @@ constexpr auto map_children(loop<Id, F, L, I, B> const& n, Fn const& fn) {
     return loop<Id, decltype(f), decltype(l), decltype(i), decltype(b)>{f, l, i, b};
 }
 
+namespace detail {
+
+// The recursion of transform goes through as few templates per level as possible (three for
+// a call: transform, rewrite_children, rewrite_call), so a 200-deep body stays well within
+// the compilers' template depth limits.
+template <class Node, class Rule>
+constexpr auto rewrite_children(Node const& n, Rule const& rule);
+template <class F, class... A, class Rule>
+constexpr auto rewrite_children(call<F, A...> const& n, Rule const& rule);
+
+}  // namespace detail
+
 // Bottom-up rewrite: `rule(node)` is applied to each node after its children were
 // rewritten; a node for which rule is not invocable is kept. Rules are overload sets, so
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
-    auto rebuilt = ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); });
+    auto rebuilt = detail::rewrite_children(e, rule);
     if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
         return ir::as_node(rule(rebuilt));
     else
         return rebuilt;
 }
+
+namespace detail {
+
+template <class F, class... A, class Rule, std::size_t... I>
+constexpr auto rewrite_call(call<F, A...> const& n, Rule const& rule, std::index_sequence<I...>) {
+    auto callee = [&] {
+        if constexpr (expression<F>)
+            return ir::transform(n.fn, rule);
+        else
+            return n.fn;
+    }();
+    // A braced list rewrites the arguments left to right.
+    boost::hana::tuple<decltype(ir::transform(boost::hana::at_c<I>(n.args), rule))...> const args{
+        ir::transform(boost::hana::at_c<I>(n.args), rule)...};
+    return ir::make_call(callee, boost::hana::at_c<I>(args)...);
+}
+
+template <class Node, class Rule>
+constexpr auto rewrite_children(Node const& n, Rule const& rule) {
+    return ir::map_children(n, [&](auto const& child) { return ir::transform(child, rule); });
+}
+
+template <class F, class... A, class Rule>
+constexpr auto rewrite_children(call<F, A...> const& n, Rule const& rule) {
+    return detail::rewrite_call(n, rule, std::index_sequence_for<A...>{});
+}
+
+}  // namespace detail
 
 // Whether two expressions of the same type are the same expression: constants compare
 // their values; callees compare with == where they can and are otherwise equal only if
