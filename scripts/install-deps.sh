@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # libboost1.81-dev, not libboost-dev: the latter is Boost 1.74 and conflicts with it.
-packages=(g++ cmake ninja-build libboost1.81-dev catch2 libbenchmark-dev valgrind clang-16)
+# libeigen3-dev and libceres-dev: the peers of the AD benchmark and instruction counts.
+packages=(g++ cmake ninja-build libboost1.81-dev catch2 libbenchmark-dev valgrind clang-16 libeigen3-dev libceres-dev)
 
 missing=()
 for package in "${packages[@]}"; do

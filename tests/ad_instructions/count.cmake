@@ -1,0 +1,161 @@
+# Counts the instructions per call of every row (implementation) of one AD workload with
+# callgrind, prints them with their ratios to the hand-written row and to the best peer
+# (the fewest of Boost, Jet and Eigen), and guards against regressions: each Cassette row
+# may use at most 1.10 x its baseline below. The baselines are what Cassette measured when
+# they were recorded, not the issue's targets (fewer than the best peer; within 1.3 x
+# hand-written for g', g'' and the energy gradient), which are printed, not asserted.
+# Usage: cmake -DVALGRIND=<valgrind> -DDRIVER=<ad_instructions_driver> -DWORKLOAD=<name>
+#        -DCOMPILER=<id>-<major> -DOUT_DIR=<dir> -P count.cmake
+cmake_minimum_required(VERSION 3.25)
+
+# --- baselines: instructions per call, Debian 12 (glibc 2.36), -O2, include/ as of 44ab1ad ---
+# To re-record, copy the "baseline" lines this script prints.
+set(baseline_GNU-12_rosenbrock_2_cassette_vector 2392)
+set(baseline_GNU-12_rosenbrock_2_cassette_array 69)
+set(baseline_GNU-12_rosenbrock_10_cassette_vector 27402)
+set(baseline_GNU-12_rosenbrock_10_cassette_array 14310)
+set(baseline_GNU-12_rosenbrock_100_cassette_vector 1931820)
+set(baseline_GNU-12_rosenbrock_100_cassette_array 1700800)
+set(baseline_GNU-12_g_first_cassette 428)
+set(baseline_GNU-12_g_second_cassette 1126)
+set(baseline_GNU-12_energy_gradient_cassette 735)
+set(baseline_Clang-16_rosenbrock_2_cassette_vector 1095)
+set(baseline_Clang-16_rosenbrock_2_cassette_array 27)
+set(baseline_Clang-16_rosenbrock_10_cassette_vector 4379)
+set(baseline_Clang-16_rosenbrock_10_cassette_array 1197)
+set(baseline_Clang-16_rosenbrock_100_cassette_vector 204913)
+set(baseline_Clang-16_rosenbrock_100_cassette_array 326942)
+set(baseline_Clang-16_g_first_cassette 473)
+set(baseline_Clang-16_g_second_cassette 906)
+set(baseline_Clang-16_energy_gradient_cassette 177)
+
+# The workloads whose Cassette row the issue wants within 1.3 x hand-written.
+set(near_hand_workloads g_first g_second energy_gradient)
+
+# The first calls also pay for lazy symbol binding and the allocator's first growths (the
+# second call still differs from the later ones): the count per call is the difference
+# between FEW + 10 calls and FEW calls, divided by 10.
+set(FEW 2)
+math(EXPR MANY "${FEW} + 10")
+
+execute_process(COMMAND ${DRIVER} rows ${WORKLOAD} RESULT_VARIABLE status OUTPUT_VARIABLE rows)
+string(STRIP "${rows}" rows)
+string(REPLACE "\n" ";" rows "${rows}")
+if(NOT status EQUAL 0 OR NOT rows)
+  message(FATAL_ERROR "${DRIVER} rows ${WORKLOAD} failed (${status}) or printed no rows")
+endif()
+file(MAKE_DIRECTORY ${OUT_DIR})
+
+# instructions(<var> symbol calls): what callgrind counts in `symbol` and its callees.
+function(instructions var symbol implementation calls)
+  set(out ${OUT_DIR}/${symbol}.${calls}.out)
+  file(REMOVE ${out})
+  # --toggle-collect also turns collection off at start: only this function is counted.
+  execute_process(
+    COMMAND ${VALGRIND} --tool=callgrind --toggle-collect=${symbol} --callgrind-out-file=${out}
+      ${DRIVER} ${WORKLOAD} ${implementation} ${calls}
+    RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "valgrind ${symbol} ${calls} failed (${status}):\n${output}${errors}")
+  endif()
+  # Older callgrind writes "summary:", newer "totals:"; both give the total for Ir.
+  file(STRINGS ${out} total REGEX "^(summary|totals): [0-9]+")
+  list(GET total 0 total)
+  string(REGEX REPLACE "^[a-z]+: ([0-9]+).*" "\\1" total "${total}")
+  if(total EQUAL 0)
+    message(FATAL_ERROR "callgrind counted no instructions in ${symbol}: was it inlined or renamed?")
+  endif()
+  set(${var} ${total} PARENT_SCOPE)
+endfunction()
+
+set(best_peer "")
+foreach(implementation IN LISTS rows)
+  set(symbol ${WORKLOAD}_${implementation})
+  instructions(few ${symbol} ${implementation} ${FEW})
+  instructions(many ${symbol} ${implementation} ${MANY})
+  math(EXPR count_${implementation} "(${many} - ${few} + 5) / 10")
+  if(NOT implementation STREQUAL "hand" AND NOT implementation MATCHES "^cassette")
+    if(best_peer STREQUAL "" OR count_${implementation} LESS count_${best_peer})
+      set(best_peer ${implementation})
+    endif()
+  endif()
+endforeach()
+
+# ratio(<var> a b): a / b with three decimals.
+function(ratio var a b)
+  math(EXPR milli "(${a} * 1000 + ${b} / 2) / ${b}")
+  math(EXPR whole "${milli} / 1000")
+  math(EXPR frac "${milli} % 1000 + 1000")   # zero-padded by the leading 1
+  string(SUBSTRING ${frac} 1 3 frac)
+  set(${var} "${whole}.${frac}" PARENT_SCOPE)
+endfunction()
+
+# pad(<var> width text): text right-aligned in width columns.
+function(pad var width text)
+  string(LENGTH "${text}" length)
+  while(length LESS width)
+    string(PREPEND text " ")
+    math(EXPR length "${length} + 1")
+  endwhile()
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+set(table "  implementation     instr/call    x hand  x best peer\n")
+set(failures "")
+set(targets "")
+set(record "")
+foreach(implementation IN LISTS rows)
+  set(count ${count_${implementation}})
+  ratio(to_hand ${count} ${count_hand})
+  ratio(to_peer ${count} ${count_${best_peer}})
+  pad(count_text 12 ${count})
+  pad(to_hand 10 ${to_hand})
+  pad(to_peer 13 ${to_peer})
+  string(SUBSTRING "${implementation}                " 0 16 name)
+  set(verdict "")
+  if(implementation STREQUAL best_peer)
+    set(verdict "   (best peer)")
+  elseif(implementation MATCHES "^cassette")
+    string(APPEND record "set(baseline_${COMPILER}_${WORKLOAD}_${implementation} ${count})\n")
+    set(baseline "${baseline_${COMPILER}_${WORKLOAD}_${implementation}}")
+    if(NOT baseline)
+      set(verdict "   no baseline for ${COMPILER}: not guarded")
+    else()
+      math(EXPR limit "${baseline} * 110")
+      math(EXPR scaled "${count} * 100")
+      if(scaled GREATER limit)
+        set(verdict "   over 1.10 x baseline ${baseline}: FAIL")
+        string(APPEND failures " ${implementation}")
+      else()
+        set(verdict "   <= 1.10 x baseline ${baseline}: ok")
+        math(EXPR low "${baseline} * 90")
+        if(scaled LESS low)
+          set(verdict "${verdict} (well under: re-record the baseline)")
+        endif()
+      endif()
+    endif()
+    # The issue's targets, for the record.
+    set(met "no")
+    if(count LESS count_${best_peer})
+      set(met "yes")
+    endif()
+    string(APPEND targets "  ${implementation}: fewer instructions than the best peer (${best_peer}): ${met}")
+    if(WORKLOAD IN_LIST near_hand_workloads)
+      math(EXPR scaled "${count} * 10")
+      math(EXPR limit "${count_hand} * 13")
+      set(met "no")
+      if(NOT scaled GREATER limit)
+        set(met "yes")
+      endif()
+      string(APPEND targets "; within 1.3 x hand-written: ${met}")
+    endif()
+    string(APPEND targets "\n")
+  endif()
+  string(APPEND table "  ${name}${count_text}${to_hand}${to_peer}${verdict}\n")
+endforeach()
+
+message("${WORKLOAD} (${COMPILER}): instructions per call (callgrind: ${MANY} calls minus ${FEW}, / 10)\n"
+        "${table}issue targets (not asserted):\n${targets}baseline lines for this compiler:\n${record}")
+if(failures)
+  message(FATAL_ERROR "${WORKLOAD}: over 1.10 x the baseline:${failures}")
+endif()
