@@ -8,6 +8,7 @@
 #include <boost/pfr/core.hpp>
 
 #include <cmath>
+#include <concepts>
 #include <cstdlib>
 #include <iterator>
 #include <string_view>
@@ -76,6 +77,17 @@ using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cbrt, std::cei
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 #undef CASSETTE_DETAIL_MATH1
 #undef CASSETTE_DETAIL_MATH2
+
+// Exponents 0, 1 and 2 by their exact identities (the same correctly rounded results): a
+// std::pow whose result is unused stays a libm call, for errno, and under differentiation
+// the value of a pow often is unused.
+[[gnu::always_inline]] constexpr auto pow_(auto const& a, std::integral auto const& b) -> decltype(pow(a, b)) {
+    using result = decltype(pow(a, b));
+    if (b == 2) return result(a * a);
+    if (b == 1) return result(a);
+    if (b == 0) return result(1);
+    return pow(a, b);
+}
 }  // namespace cassette::detail::math
 
 namespace cassette::op {
