@@ -124,26 +124,30 @@ template <std::size_t W>
 struct tangents {
     std::array<double, W> d{};
 
-    friend constexpr tangents operator+(tangents a, tangents const& b) {
-        for (std::size_t k = 0; k != W; ++k) a.d[k] += b.d[k];
-        return a;
+    // Unrolled and built in place: a loop over a copy of `a` makes GCC spill all W lanes.
+    template <class Op>
+    [[gnu::always_inline]] static constexpr tangents map(Op op) {
+        return [&]<std::size_t... K>(std::index_sequence<K...>) __attribute__((always_inline)) {
+            return tangents{{op(K)...}};
+        }(std::make_index_sequence<W>{});
     }
-    friend constexpr tangents operator-(tangents a, tangents const& b) {
-        for (std::size_t k = 0; k != W; ++k) a.d[k] -= b.d[k];
-        return a;
+    friend constexpr tangents operator+(tangents const& a, tangents const& b) {
+        return map([&](std::size_t k) { return a.d[k] + b.d[k]; });
     }
-    friend constexpr tangents operator-(tangents a) {
-        for (auto& v : a.d) v = -v;
-        return a;
+    friend constexpr tangents operator-(tangents const& a, tangents const& b) {
+        return map([&](std::size_t k) { return a.d[k] - b.d[k]; });
     }
-    friend constexpr tangents operator*(tangents a, double s) {
-        for (auto& v : a.d) v *= s;
-        return a;
+    friend constexpr tangents operator-(tangents const& a) {
+        return map([&](std::size_t k) { return -a.d[k]; });
     }
-    friend constexpr tangents operator*(double s, tangents a) { return a * s; }
-    friend constexpr tangents operator/(tangents a, double s) {
-        for (auto& v : a.d) v /= s;
-        return a;
+    friend constexpr tangents operator*(tangents const& a, double s) {
+        return map([&](std::size_t k) { return a.d[k] * s; });
+    }
+    friend constexpr tangents operator*(double s, tangents const& a) {
+        return map([&](std::size_t k) { return s * a.d[k]; });
+    }
+    friend constexpr tangents operator/(tangents const& a, double s) {
+        return map([&](std::size_t k) { return a.d[k] / s; });
     }
     friend constexpr bool operator==(tangents const&, tangents const&) = default;
 };
@@ -161,10 +165,15 @@ struct forward {
 
     template <class X>
     [[gnu::always_inline]] constexpr auto split(X const& x) const {
-        if constexpr (carries<X>)
-            return dual{cassette::untag(x, *this), cassette::detail::metadata_by<tag_type>(x)};
-        else
-            return dual{x, zero{}};
+        // References into x (values only where untag builds one): a rule only reads its
+        // arguments, and copying W-lane tangents for every argument of every call costs.
+        if constexpr (carries<X>) {
+            using V = decltype(cassette::untag(x, *this));
+            using M = decltype(cassette::detail::metadata_by<tag_type>(x));
+            return dual<V, M>{cassette::untag(x, *this), cassette::detail::metadata_by<tag_type>(x)};
+        } else {
+            return dual<X const&, zero>{x, zero{}};
+        }
     }
 
     template <class G, class... X>
@@ -470,9 +479,10 @@ constexpr auto as_traced(F const& f) {
 }
 
 // How many input leaves one forward pass seeds: all of them when their number is known at
-// compile time (up to 32), else 8 per pass.
+// compile time (up to 10), else 8 per pass. Past 10 lanes (80 bytes of tangents) GCC 12
+// stops keeping the tangents in registers and each pass costs several times more.
 template <class X>
-inline constexpr std::size_t lanes = static_leaves<X>() == 0 ? 8 : std::min<std::size_t>(static_leaves<X>(), 32);
+inline constexpr std::size_t lanes = static_leaves<X>() == 0 ? 8 : std::min<std::size_t>(static_leaves<X>(), 10);
 
 // The Jacobian's columns for the n input leaves: one forward pass per lanes<X> of them.
 template <class F, class X, class... R>
