@@ -408,34 +408,58 @@ constexpr std::size_t leaves(T const& x) {
     }
 }
 
-// Metadata of x's shape seeding leaves [first, first + W): lane k of leaf first + k is 1,
-// everything else 0; `next` counts leaves.
+// The metadata of x's shape that a forward pass with W lanes seeds: a scalar tangent per
+// leaf when W is 1 (what nested passes multiply together), else tangents<W>.
 template <std::size_t W, class T>
-constexpr auto seed(T const& x, std::size_t first, std::size_t& next) {
-    if constexpr (leaf<T> && W == 1) {  // scalar tangents: what nested passes multiply together
-        return double(next++ == first ? 1 : 0);
-    } else if constexpr (leaf<T>) {
-        tangents<W> t;
-        if (std::size_t const l = next++; l >= first && l - first < W) t.d[l - first] = 1;
-        return t;
-    } else if constexpr (cassette::detail::is_std_array<T>) {
-        using part = decltype(detail::seed<W>(x[0], first, next));
-        std::array<part, std::tuple_size_v<T>> m{};
-        for (std::size_t k = 0; k != m.size(); ++k) m[k] = detail::seed<W>(x[k], first, next);
-        return elements(m);
-    } else if constexpr (is_vector<T>) {
-        using part = decltype(detail::seed<W>(std::declval<typename T::value_type const&>(), first, next));
-        std::vector<part> m;
-        m.reserve(x.size());
-        for (auto const& e : x) m.push_back(detail::seed<W>(e, first, next));
-        return elements(std::move(m));
+struct seed_metadata;
+template <std::size_t W, leaf T>
+struct seed_metadata<W, T> {
+    using type = std::conditional_t<W == 1, double, tangents<W>>;
+};
+template <std::size_t W, class T, std::size_t N>
+struct seed_metadata<W, std::array<T, N>> {
+    using type = elements<std::array<typename seed_metadata<W, T>::type, N>>;
+};
+template <std::size_t W, class T, class A>
+struct seed_metadata<W, std::vector<T, A>> {
+    using type = elements<std::vector<typename seed_metadata<W, T>::type>>;
+};
+template <std::size_t W, class T>
+    requires std::is_aggregate_v<T> && (!cassette::detail::is_std_array<T>)
+struct seed_metadata<W, T> {
+    using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
+        return fields<typename seed_metadata<W, boost::pfr::tuple_element_t<I, T>>::type...>{};
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{}));
+};
+
+// Sets lane k of leaf first + k of x's metadata m (zero on entry) to 1; `next` counts leaves.
+template <std::size_t W, class T, class M>
+constexpr void seed(M& m, T const& x, std::size_t first, std::size_t& next) {
+    if constexpr (leaf<T>) {
+        if (std::size_t const l = next++; l >= first && l - first < W) {
+            if constexpr (W == 1)
+                m = 1;
+            else
+                m.d[l - first] = 1;
+        }
+    } else if constexpr (sequence<T>) {
+        if constexpr (is_vector<T>) m.of.resize(x.size());
+        for (std::size_t k = 0; k != x.size(); ++k) detail::seed<W>(m.of[k], x[k], first, next);
     } else {
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            // A braced list seeds the fields in order.
-            return std::apply([](auto const&... m) { return fields(m...); },
-                              std::tuple{detail::seed<W>(boost::pfr::get<I>(x), first, next)...});
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (detail::seed<W>(std::get<I>(m.of), boost::pfr::get<I>(x), first, next), ...);
         }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
     }
+}
+
+// `value` tagged by ctx with the seed of the leaves [first, first + W) of `shape` (x itself,
+// or x tagged by an outer pass), built in place: the metadata is W times the size of x.
+template <std::size_t W, class Ctx, class V, class X>
+auto seeded(Ctx const&, V const& value, X const& shape, std::size_t first) {
+    tagged<tag_of<Ctx>, V, typename seed_metadata<W, X>::type> input(value);
+    std::size_t next = 0;
+    detail::seed<W>(input.meta, shape, first, next);
+    return input;
 }
 
 // Appends lane `lane` of the tangents of y's leaves, given y's value and its metadata.
@@ -492,8 +516,7 @@ std::vector<std::vector<double>> columns(F const& f, X const& x, std::size_t n, 
     forward<null_context> ctx{none};
     std::vector<std::vector<double>> out;
     for (std::size_t first = 0; first < n; first += W) {
-        std::size_t next = 0;
-        auto const y = cassette::overdub(ctx, f, cassette::tag(x, ctx, detail::seed<W>(x, first, next)), rest...);
+        auto const y = cassette::overdub(ctx, f, detail::seeded<W>(ctx, x, x, first), rest...);
         for (std::size_t lane = 0; lane != W && first + lane != n; ++lane)
             detail::flatten_tangents(cassette::untag(y, ctx), cassette::detail::metadata_by<tag_of<decltype(ctx)>>(y),
                                      lane, out.emplace_back());
@@ -544,8 +567,7 @@ X gradient(F const& f, X const& x, R const&... rest) {
     X result = x;
     std::size_t const n = detail::leaves(x);
     for (std::size_t first = 0; first < n; first += W) {
-        std::size_t next = 0;
-        auto const y = cassette::overdub(ctx, tf, cassette::tag(x, ctx, detail::seed<W>(x, first, next)), rest...);
+        auto const y = cassette::overdub(ctx, tf, detail::seeded<W>(ctx, x, x, first), rest...);
         std::size_t leaf = 0;
         detail::assign_lanes<W>(result, first, cassette::detail::primal(detail::tangent_of(y, ctx)), leaf);
     }
@@ -577,9 +599,8 @@ auto hessian(F const& f, X const& x, R const&... rest) {
     forward<forward<null_context>> inner{outer};
     for (std::size_t i = 0; i != n; ++i) {
         for (std::size_t j = 0; j <= i; ++j) {
-            std::size_t next_i = 0, next_j = 0;
-            auto const xi = cassette::tag(x, outer, detail::seed<1>(x, i, next_i));
-            auto const y = cassette::overdub(inner, tf, cassette::tag(xi, inner, detail::seed<1>(x, j, next_j)), rest...);
+            auto const xi = detail::seeded<1>(outer, x, x, i);
+            auto const y = cassette::overdub(inner, tf, detail::seeded<1>(inner, xi, x, j), rest...);
             H[i][j] = H[j][i] = double(cassette::detail::primal(detail::tangent_of(detail::tangent_of(y, inner), outer)));
         }
     }

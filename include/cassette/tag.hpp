@@ -25,13 +25,15 @@ struct no_metadata {
 template <class... M>
 struct fields {
     std::tuple<M...> of;
+    constexpr fields() = default;
     constexpr explicit fields(M... ms) : of(std::move(ms)...) {}
     friend constexpr bool operator==(fields const&, fields const&) = default;
 };
 
 template <class Range>
 struct elements {
-    Range of;
+    Range of{};
+    constexpr elements() = default;
     constexpr explicit elements(Range ms) : of(std::move(ms)) {}
     friend constexpr bool operator==(elements const&, elements const&) = default;
 };
@@ -263,8 +265,11 @@ struct propagation {
 
     template <class X, class I>
     static constexpr auto apply(op::getindex_t, X const& x, I const& i) {
-        auto const index = detail::primal(i);
+        auto index = detail::primal(i);
         auto const& meta = detail::metadata_by<Tag>(x);
+        if constexpr (is_structured<std::remove_cvref_t<decltype(meta)>>)
+            if constexpr (sizeof(meta.of[index]) > 32)
+                if (!std::is_constant_evaluated()) asm("" : "+r"(index));
         auto element = detail::element_of(detail::untag_by<Tag>(x), index);
         if constexpr (is_structured<std::remove_cvref_t<decltype(meta)>>)
             return detail::part<Tag>(element, meta.of[index]);
