@@ -50,6 +50,13 @@ namespace detail {
 template <class T>
 inline constexpr bool is_zero = std::is_same_v<std::remove_cvref_t<T>, zero>;
 
+template <std::size_t W>
+struct tangents;
+template <class T>
+inline constexpr bool is_lanes = false;
+template <std::size_t W>
+inline constexpr bool is_lanes<tangents<W>> = true;
+
 // Arithmetic in the parent context, so that values another (enclosing) context has tagged
 // are computed by that context's rules; the tangent operations skip zero tangents.
 template <class Parent>
@@ -93,6 +100,15 @@ struct arithmetic {
             return zero{};
         else
             return (*this)(op::div, a, b);
+    }
+    // t * (k * f): a scalar tangent takes the factors one at a time (one register copy
+    // fewer on x86-64; the same value when k is a power of 2), lanes take their product once.
+    template <class T, class K, class F>
+    [[gnu::always_inline]] constexpr auto mul(T const& t, K const& k, F const& f) const {
+        if constexpr (is_lanes<T>)
+            return mul(t, (*this)(op::mul, k, f));
+        else
+            return mul(mul(t, f), k);
     }
     template <class A>
     [[gnu::always_inline]] constexpr auto neg(A const& a) const {
@@ -248,13 +264,13 @@ CASSETTE_DETAIL_RULE1(exp, auto const v = p(op::exp, a.v); return dual{v, p.mul(
 CASSETTE_DETAIL_RULE1(expm1, return dual{p(op::expm1, a.v), p.mul(a.d, p(op::exp, a.v))};)
 CASSETTE_DETAIL_RULE1(log, return dual{p(op::log, a.v), p.div(a.d, a.v)};)
 CASSETTE_DETAIL_RULE1(log1p, return dual{p(op::log1p, a.v), p.div(a.d, p(op::add, 1.0, a.v))};)
-CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.div(a.d, p(op::mul, 2.0, v))};)
+CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.mul(p.div(a.d, v), 0.5, 1.0)};)
 CASSETTE_DETAIL_RULE1(cbrt, auto const v = p(op::cbrt, a.v);
                       return dual{v, p.div(a.d, p(op::mul, 3.0, p(op::mul, v, v)))};)
 // d(a^b) = b a^(b-1) da + a^b log(a) db; the log term only when b carries a tangent, so a
 // constant exponent works for negative a.
 CASSETTE_DETAIL_RULE(pow, auto const v = p(op::pow, a.v, b.v);
-                     auto const da = p.mul(a.d, p(op::mul, b.v, p(op::pow, a.v, p(op::sub, b.v, 1))));
+                     auto const da = p.mul(a.d, b.v, p(op::pow, a.v, p(op::sub, b.v, 1)));
                      if constexpr (detail::is_zero<decltype(b.d)>) return dual{v, da};
                      else return dual{v, p.add(da, p.mul(b.d, p(op::mul, v, p(op::log, a.v))))};)
 // Kinks: abs'(0) = +1 (the right derivative); floor and ceil have derivative 0 (everywhere
