@@ -205,8 +205,57 @@ TEST_CASE("gradient keeps the type and shape of its argument", "[ad][gradient]")
     CHECK(gk[1].z == 0.0);
 }
 
+TEST_CASE("fields that meet in branches, folds, arrays and recursion", "[ad][gradient]") {
+    // A gradient over the fields of a struct tracks which inputs each value depends on: these
+    // bring values that depend on different fields together. Expected values by hand.
+    constexpr auto branch = cassette::function([](auto p) {
+        auto x = cassette::get<0>(p);
+        return cassette::if_(x > 0.0, x * cassette::get<1>(p), cassette::get<2>(p) * cassette::get<2>(p));
+    });
+    point const positive = ad::gradient(branch, point{1.0, 2.0, 3.0});  // x y
+    CHECK((positive.x == 2.0 && positive.y == 1.0 && positive.z == 0.0));
+    point const negative = ad::gradient(branch, point{-1.0, 2.0, 3.0});  // z^2
+    CHECK((negative.x == 0.0 && negative.y == 0.0 && negative.z == 6.0));
+
+    constexpr auto smaller = cassette::function([](auto p) { return cassette::min(cassette::get<0>(p), cassette::get<1>(p)); });
+    point const gm = ad::gradient(smaller, point{4.0, 2.0, 3.0});
+    CHECK((gm.x == 0.0 && gm.y == 1.0 && gm.z == 0.0));
+
+    // acc = acc x + y, three times: y x^2 + y x + y.
+    constexpr auto horner = cassette::function([](auto p) {
+        return cassette::fold(0, 3, 0.0, [=](auto, auto acc) { return acc * cassette::get<0>(p) + cassette::get<1>(p); });
+    });
+    point const gh = ad::gradient(horner, point{1.0, 2.0, 3.0});  // (2 y x + y, x^2 + x + 1, 0)
+    CHECK((gh.x == 6.0 && gh.y == 3.0 && gh.z == 0.0));
+
+    // x^n z: the base case depends on z only, the recursive branch on x too.
+    constexpr auto power = cassette::function<"power_times">([](auto p, auto n) {
+        return cassette::if_(n == 0, cassette::get<2>(p), cassette::get<0>(p) * cassette::self(p, n - 1));
+    });
+    point const gp = ad::gradient(power, point{2.0, 5.0, 3.0}, 3);  // (3 x^2 z, 0, x^3)
+    CHECK((gp.x == 36.0 && gp.y == 0.0 && gp.z == 8.0));
+
+    // An array made of two fields, and aggregates that swap fields in a branch.
+    constexpr auto made = cassette::function([](auto p) {
+        auto a = cassette::make<std::array<double, 2>>(cassette::get<0>(p), cassette::get<1>(p) * cassette::get<1>(p));
+        return a[0] * a[1];
+    });
+    point const ga = ad::gradient(made, point{3.0, 2.0, 1.0});  // x y^2: (y^2, 2 x y, 0)
+    CHECK((ga.x == 4.0 && ga.y == 12.0 && ga.z == 0.0));
+    constexpr auto swapped = cassette::function([](auto p) {
+        auto x = cassette::get<0>(p);
+        auto y = cassette::get<1>(p);
+        auto q = cassette::if_(cassette::get<2>(p) > 0.0, cassette::make<point>(x, y, 0.0), cassette::make<point>(y, x, 0.0));
+        return cassette::get<0>(q) * 10.0 + cassette::get<1>(q);
+    });
+    point const gs = ad::gradient(swapped, point{3.0, 2.0, 1.0});  // 10 x + y
+    CHECK((gs.x == 10.0 && gs.y == 1.0 && gs.z == 0.0));
+    point const gt = ad::gradient(swapped, point{3.0, 2.0, -1.0});  // 10 y + x
+    CHECK((gt.x == 1.0 && gt.y == 10.0 && gt.z == 0.0));
+}
+
 TEST_CASE("gradients of many inputs come in chunks of forward passes", "[ad][gradient]") {
-    // 11 leaves: two passes of 8 lanes for a vector, one of 11 for an array. By hand:
+    // 11 leaves: two passes of 8 lanes for a vector, two of 10 for an array. By hand:
     // d/dx_k = -2 (1 - x_k) - 400 x_k (x_{k+1} - x_k^2) [k < n-1] + 200 (x_k - x_{k-1}^2) [k > 0].
     std::vector<double> x(11);
     for (std::size_t k = 0; k != x.size(); ++k) x[k] = 0.1 * double(k) - 0.3;

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -51,11 +52,13 @@ template <class T>
 inline constexpr bool is_zero = std::is_same_v<std::remove_cvref_t<T>, zero>;
 
 template <std::size_t W>
+inline constexpr std::uint64_t all_lanes = W == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << W) - 1;
+template <std::size_t W, std::uint64_t Live = all_lanes<W>>
 struct tangents;
 template <class T>
 inline constexpr bool is_lanes = false;
-template <std::size_t W>
-inline constexpr bool is_lanes<tangents<W>> = true;
+template <std::size_t W, std::uint64_t L>
+inline constexpr bool is_lanes<tangents<W, L>> = true;
 
 // Arithmetic in the parent context, so that values another (enclosing) context has tagged
 // are computed by that context's rules; the tangent operations skip zero tangents.
@@ -126,8 +129,10 @@ struct arithmetic {
             return first ? B{} : b;
         else if constexpr (is_zero<B>)
             return first ? a : A{};
-        else
+        else if constexpr (std::is_same_v<A, B>)
             return first ? a : b;
+        else  // lanes live in either
+            return first ? std::common_type_t<A, B>(a) : std::common_type_t<A, B>(b);
     }
 };
 
@@ -136,37 +141,74 @@ using primal_t = std::remove_cvref_t<decltype(cassette::detail::primal(std::decl
 
 // W directional derivatives carried at once (vector mode): one forward pass gives W
 // columns of a gradient or Jacobian. Plain arithmetic, so any parent context computes it.
-template <std::size_t W>
+// Live marks the lanes that may be nonzero, known at compile time: seeded from the fields of
+// an aggregate, x * x touches one lane and x * y two, and an operation skips the other
+// lanes (which hold 0) instead of multiplying zeros it cannot fold away.
+template <std::size_t W, std::uint64_t Live>
 struct tangents {
+    static_assert(W <= 64, "cassette::ad: at most 64 lanes per pass");
     std::array<double, W> d{};
 
-    // Unrolled and built in place: a loop over a copy of `a` makes GCC spill all W lanes.
+    constexpr tangents() = default;
+    template <class... Lane>
+    constexpr explicit tangents(std::in_place_t, Lane... lanes) : d{lanes...} {}
+    // Only widening: a value that depends on fewer inputs takes a branch's or an
+    // accumulator's wider type.
+    template <std::uint64_t L>
+        requires(L != Live && (L & ~Live) == 0)
+    constexpr tangents(tangents<W, L> const& t) : d(t.d) {}
+
+    // Lane k (as a std::integral_constant) from op where live, else 0; unrolled and built in
+    // place, since a loop over a copy makes GCC spill every lane.
     template <class Op>
     [[gnu::always_inline]] static constexpr tangents map(Op op) {
         return [&]<std::size_t... K>(std::index_sequence<K...>) __attribute__((always_inline)) {
-            return tangents{{op(K)...}};
+            return tangents(std::in_place, lane<K>(op)...);
         }(std::make_index_sequence<W>{});
     }
-    friend constexpr tangents operator+(tangents const& a, tangents const& b) {
-        return map([&](std::size_t k) { return a.d[k] + b.d[k]; });
+    template <std::size_t K, class Op>
+    [[gnu::always_inline]] static constexpr double lane(Op& op) {
+        if constexpr ((Live >> K & 1) != 0)
+            return op(std::integral_constant<std::size_t, K>{});
+        else
+            return 0.0;
     }
-    friend constexpr tangents operator-(tangents const& a, tangents const& b) {
-        return map([&](std::size_t k) { return a.d[k] - b.d[k]; });
-    }
-    friend constexpr tangents operator-(tangents const& a) {
-        return map([&](std::size_t k) { return -a.d[k]; });
-    }
-    friend constexpr tangents operator*(tangents const& a, double s) {
-        return map([&](std::size_t k) { return a.d[k] * s; });
-    }
-    friend constexpr tangents operator*(double s, tangents const& a) {
-        return map([&](std::size_t k) { return s * a.d[k]; });
-    }
-    friend constexpr tangents operator/(tangents const& a, double s) {
-        return map([&](std::size_t k) { return a.d[k] / s; });
-    }
+
     friend constexpr bool operator==(tangents const&, tangents const&) = default;
 };
+
+template <std::size_t W, std::uint64_t A, std::uint64_t B>
+constexpr tangents<W, A | B> operator+(tangents<W, A> const& a, tangents<W, B> const& b) {
+    return tangents<W, A | B>::map([&](auto k) {
+        if constexpr ((A >> k & 1) == 0) return b.d[k];
+        else if constexpr ((B >> k & 1) == 0) return a.d[k];
+        else return a.d[k] + b.d[k];
+    });
+}
+template <std::size_t W, std::uint64_t A, std::uint64_t B>
+constexpr tangents<W, A | B> operator-(tangents<W, A> const& a, tangents<W, B> const& b) {
+    return tangents<W, A | B>::map([&](auto k) {
+        if constexpr ((A >> k & 1) == 0) return -b.d[k];
+        else if constexpr ((B >> k & 1) == 0) return a.d[k];
+        else return a.d[k] - b.d[k];
+    });
+}
+template <std::size_t W, std::uint64_t L>
+constexpr tangents<W, L> operator-(tangents<W, L> const& a) {
+    return tangents<W, L>::map([&](auto k) { return -a.d[k]; });
+}
+template <std::size_t W, std::uint64_t L>
+constexpr tangents<W, L> operator*(tangents<W, L> const& a, double s) {
+    return tangents<W, L>::map([&](auto k) { return a.d[k] * s; });
+}
+template <std::size_t W, std::uint64_t L>
+constexpr tangents<W, L> operator*(double s, tangents<W, L> const& a) {
+    return tangents<W, L>::map([&](auto k) { return s * a.d[k]; });
+}
+template <std::size_t W, std::uint64_t L>
+constexpr tangents<W, L> operator/(tangents<W, L> const& a, double s) {
+    return tangents<W, L>::map([&](auto k) { return a.d[k] / s; });
+}
 
 }  // namespace detail
 
@@ -425,26 +467,45 @@ constexpr std::size_t leaves(T const& x) {
 }
 
 // The metadata of x's shape that a forward pass with W lanes seeds: a scalar tangent per
-// leaf when W is 1 (what nested passes multiply together), else tangents<W>.
-template <std::size_t W, class T>
+// leaf when W is 1 (what nested passes multiply together), else tangents<W, Live>. When one
+// pass seeds every leaf, a leaf at a known position (a field, at any depth, not inside an
+// array or vector) has one live lane and the elements of an array share their range's.
+inline constexpr std::size_t unknown_position = std::size_t(-1);
+template <std::size_t W, class T, std::size_t Position, std::uint64_t Live>
 struct seed_metadata;
-template <std::size_t W, leaf T>
-struct seed_metadata<W, T> {
-    using type = std::conditional_t<W == 1, double, tangents<W>>;
+template <std::size_t W, leaf T, std::size_t Position, std::uint64_t Live>
+struct seed_metadata<W, T, Position, Live> {
+    using type = std::conditional_t<W == 1, double,
+                                    tangents<W, Position == unknown_position ? Live : std::uint64_t(1) << Position>>;
 };
-template <std::size_t W, class T, std::size_t N>
-struct seed_metadata<W, std::array<T, N>> {
-    using type = elements<std::array<typename seed_metadata<W, T>::type, N>>;
+template <std::size_t W, class T, std::size_t N, std::size_t Position, std::uint64_t Live>
+struct seed_metadata<W, std::array<T, N>, Position, Live> {
+    static constexpr std::uint64_t live() {
+        if constexpr (Position == unknown_position)
+            return Live;
+        else
+            return (all_lanes<W> >> (W - N * static_leaves<T>())) << Position;
+    }
+    using type = elements<std::array<typename seed_metadata<W, T, unknown_position, live()>::type, N>>;
 };
-template <std::size_t W, class T, class A>
-struct seed_metadata<W, std::vector<T, A>> {
-    using type = elements<std::vector<typename seed_metadata<W, T>::type>>;
+template <std::size_t W, class T, class A, std::size_t Position, std::uint64_t Live>
+struct seed_metadata<W, std::vector<T, A>, Position, Live> {
+    using type = elements<std::vector<typename seed_metadata<W, T, unknown_position, Live>::type>>;
 };
-template <std::size_t W, class T>
+template <std::size_t W, class T, std::size_t Position, std::uint64_t Live>
     requires std::is_aggregate_v<T> && (!cassette::detail::is_std_array<T>)
-struct seed_metadata<W, T> {
+struct seed_metadata<W, T, Position, Live> {
+    template <std::size_t I>
+    static constexpr std::size_t field_position() {
+        if constexpr (Position == unknown_position)
+            return unknown_position;
+        else
+            return []<std::size_t... J>(std::index_sequence<J...>) {
+                return (Position + ... + static_leaves<boost::pfr::tuple_element_t<J, T>>());
+            }(std::make_index_sequence<I>{});
+    }
     using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
-        return fields<typename seed_metadata<W, boost::pfr::tuple_element_t<I, T>>::type...>{};
+        return fields<typename seed_metadata<W, boost::pfr::tuple_element_t<I, T>, field_position<I>(), Live>::type...>{};
     }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{}));
 };
 
@@ -458,8 +519,11 @@ constexpr void seed(M& m, T const& x, std::size_t first, std::size_t& next) {
             else
                 m.d[l - first] = 1;
         }
+    } else if constexpr (is_vector<T>) {
+        // Element by element: resize would clear the whole block with one memset first.
+        m.of.reserve(x.size());
+        for (auto const& e : x) detail::seed<W>(m.of.emplace_back(), e, first, next);
     } else if constexpr (sequence<T>) {
-        if constexpr (is_vector<T>) m.of.resize(x.size());
         for (std::size_t k = 0; k != x.size(); ++k) detail::seed<W>(m.of[k], x[k], first, next);
     } else {
         [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -472,7 +536,9 @@ constexpr void seed(M& m, T const& x, std::size_t first, std::size_t& next) {
 // or x tagged by an outer pass), built in place: the metadata is W times the size of x.
 template <std::size_t W, class Ctx, class V, class X>
 auto seeded(Ctx const&, V const& value, X const& shape, std::size_t first) {
-    tagged<tag_of<Ctx>, V, typename seed_metadata<W, X>::type> input(value);
+    constexpr bool one_pass = static_leaves<X>() != 0 && static_leaves<X>() <= W;
+    using metadata = typename seed_metadata<W, X, one_pass ? 0 : unknown_position, all_lanes<W>>::type;
+    tagged<tag_of<Ctx>, V, metadata> input(value);
     std::size_t next = 0;
     detail::seed<W>(input.meta, shape, first, next);
     return input;
@@ -624,3 +690,9 @@ auto hessian(F const& f, X const& x, R const&... rest) {
 }
 
 }  // namespace cassette::ad
+
+// Lanes live in either: what a branch or an accumulator of two tangents holds.
+template <std::size_t W, std::uint64_t A, std::uint64_t B>
+struct std::common_type<cassette::ad::detail::tangents<W, A>, cassette::ad::detail::tangents<W, B>> {
+    using type = cassette::ad::detail::tangents<W, A | B>;
+};

@@ -22,11 +22,19 @@ struct no_metadata {
 
 // Metadata given field by field to an aggregate (fields(m0, m1, ...); an mi may itself be
 // fields(...) for a nested aggregate), or element by element to an array or vector.
+//
+// Metadata of one shape converts to another's part by part where each part does: what a
+// branch or an accumulator holds when a context's metadata types are finer than the shape
+// (the AD context's tangents record which inputs they depend on).
 template <class... M>
 struct fields {
     std::tuple<M...> of;
     constexpr fields() = default;
     constexpr explicit fields(M... ms) : of(std::move(ms)...) {}
+    template <class... N>
+        requires(sizeof...(N) == sizeof...(M) && !(std::is_same_v<N, M> && ...) &&
+                 (std::is_convertible_v<N const&, M> && ...))
+    constexpr fields(fields<N...> const& other) : of(other.of) {}
     friend constexpr bool operator==(fields const&, fields const&) = default;
 };
 
@@ -35,6 +43,12 @@ struct elements {
     Range of{};
     constexpr elements() = default;
     constexpr explicit elements(Range ms) : of(std::move(ms)) {}
+    template <class M, class N, std::size_t Size>
+        requires(std::is_same_v<Range, std::array<M, Size>> && !std::is_same_v<N, M> && std::is_convertible_v<N const&, M>)
+    constexpr elements(elements<std::array<N, Size>> const& other)
+        : of([&]<std::size_t... I>(std::index_sequence<I...>) {
+              return Range{M(other.of[I])...};
+          }(std::make_index_sequence<Size>{})) {}
     friend constexpr bool operator==(elements const&, elements const&) = default;
 };
 
@@ -56,6 +70,10 @@ struct tagged {
         requires(!std::is_same_v<std::remove_cvref_t<U>, tagged> && std::is_constructible_v<T, U const&> &&
                  std::is_default_constructible_v<M>)
     constexpr tagged(U const& v) : value(v), meta{} {}
+    template <class U, class N>
+        requires(!std::is_same_v<tagged<Tag, U, N>, tagged> && std::is_convertible_v<U const&, T> &&
+                 std::is_convertible_v<N const&, M>)
+    constexpr tagged(tagged<Tag, U, N> const& other) : value(other.value), meta(other.meta) {}
 
     friend constexpr bool operator==(tagged const&, tagged const&) = default;
 };
@@ -338,4 +356,23 @@ template <class U, class Tag, class T, class M>
     requires(!cassette::detail::is_tagged_value<U> && requires { typename std::common_type<T, U>::type; })
 struct std::common_type<U, cassette::tagged<Tag, T, M>> {
     using type = cassette::tagged<Tag, std::common_type_t<T, U>, M>;
+};
+// Two values tagged by the same tag: their values' and their metadata's common types.
+template <class Tag, class T, class M, class U, class N>
+    requires requires {
+        typename std::common_type<T, U>::type;
+        typename std::common_type<M, N>::type;
+    }
+struct std::common_type<cassette::tagged<Tag, T, M>, cassette::tagged<Tag, U, N>> {
+    using type = cassette::tagged<Tag, std::common_type_t<T, U>, std::common_type_t<M, N>>;
+};
+template <class... M, class... N>
+    requires(sizeof...(M) == sizeof...(N) && requires { typename cassette::fields<std::common_type_t<M, N>...>; })
+struct std::common_type<cassette::fields<M...>, cassette::fields<N...>> {
+    using type = cassette::fields<std::common_type_t<M, N>...>;
+};
+template <class M, class N, std::size_t Size>
+    requires requires { typename std::common_type<M, N>::type; }
+struct std::common_type<cassette::elements<std::array<M, Size>>, cassette::elements<std::array<N, Size>>> {
+    using type = cassette::elements<std::array<std::common_type_t<M, N>, Size>>;
 };
