@@ -2,35 +2,42 @@
 # callgrind, prints them with their ratios to the hand-written row and to the best peer
 # (the fewest of Boost, Jet and Eigen), and guards against regressions: each Cassette row
 # may use at most 1.10 x its baseline below. The baselines are what Cassette measured when
-# they were recorded, not the issue's targets (fewer than the best peer; within 1.3 x
-# hand-written for g', g'' and the energy gradient), which are printed, not asserted.
+# they were recorded. The issue's targets (fewer than the best peer; within 1.3 x
+# hand-written for g', g'' and the energy gradient) are printed for every row and asserted
+# for the rows listed in targets_asserted_<compiler>.
 # Usage: cmake -DVALGRIND=<valgrind> -DDRIVER=<ad_instructions_driver> -DWORKLOAD=<name>
 #        -DCOMPILER=<id>-<major> -DOUT_DIR=<dir> -P count.cmake
 cmake_minimum_required(VERSION 3.25)
 
-# --- baselines: instructions per call, Debian 12 (glibc 2.36), -O2, include/ as of 53c5aee ---
+# --- baselines: instructions per call, Debian 12 (glibc 2.36), -O2, as of the commit that recorded them ---
 # To re-record, copy the "baseline" lines this script prints.
-set(baseline_GNU-12_rosenbrock_2_cassette_vector 1358)
-set(baseline_GNU-12_rosenbrock_2_cassette_array 34)
-set(baseline_GNU-12_rosenbrock_10_cassette_vector 9240)
-set(baseline_GNU-12_rosenbrock_10_cassette_array 4966)
-set(baseline_GNU-12_rosenbrock_100_cassette_vector 556782)
-set(baseline_GNU-12_rosenbrock_100_cassette_array 1283313)
-set(baseline_GNU-12_g_first_cassette 415)
-set(baseline_GNU-12_g_second_cassette 484)
-set(baseline_GNU-12_energy_gradient_cassette 450)
-set(baseline_Clang-16_rosenbrock_2_cassette_vector 1095)
+set(baseline_GNU-12_rosenbrock_2_cassette_vector 808)
+set(baseline_GNU-12_rosenbrock_2_cassette_array 33)
+set(baseline_GNU-12_rosenbrock_10_cassette_vector 2924)
+set(baseline_GNU-12_rosenbrock_10_cassette_array 964)
+set(baseline_GNU-12_rosenbrock_100_cassette_vector 129589)
+set(baseline_GNU-12_rosenbrock_100_cassette_array 104347)
+set(baseline_GNU-12_g_first_cassette 411)
+set(baseline_GNU-12_g_second_cassette 452)
+set(baseline_GNU-12_energy_gradient_cassette 153)
+set(baseline_Clang-16_rosenbrock_2_cassette_vector 888)
 set(baseline_Clang-16_rosenbrock_2_cassette_array 27)
-set(baseline_Clang-16_rosenbrock_10_cassette_vector 4379)
-set(baseline_Clang-16_rosenbrock_10_cassette_array 1195)
-set(baseline_Clang-16_rosenbrock_100_cassette_vector 204913)
-set(baseline_Clang-16_rosenbrock_100_cassette_array 326942)
-set(baseline_Clang-16_g_first_cassette 473)
-set(baseline_Clang-16_g_second_cassette 906)
-set(baseline_Clang-16_energy_gradient_cassette 177)
+set(baseline_Clang-16_rosenbrock_10_cassette_vector 3373)
+set(baseline_Clang-16_rosenbrock_10_cassette_array 1304)
+set(baseline_Clang-16_rosenbrock_100_cassette_vector 153049)
+set(baseline_Clang-16_rosenbrock_100_cassette_array 280083)
+set(baseline_Clang-16_g_first_cassette 470)
+set(baseline_Clang-16_g_second_cassette 901)
+set(baseline_Clang-16_energy_gradient_cassette 141)
 
 # The workloads whose Cassette row the issue wants within 1.3 x hand-written.
 set(near_hand_workloads g_first g_second energy_gradient)
+
+# The rows that meet the targets with GCC 12, the compiler the issue measures with. The
+# std::vector rows do not: a vector's size is known only at run time, so they seed 8 lanes
+# per pass and allocate (docs/ad-benchmarks.md).
+set(targets_asserted_GNU-12 rosenbrock_2.cassette_array rosenbrock_10.cassette_array
+  rosenbrock_100.cassette_array g_first.cassette g_second.cassette energy_gradient.cassette)
 
 # The first calls also pay for lazy symbol binding and the allocator's first growths (the
 # second call still differs from the later ones): the count per call is the difference
@@ -134,12 +141,12 @@ foreach(implementation IN LISTS rows)
         endif()
       endif()
     endif()
-    # The issue's targets, for the record.
+    # The issue's targets.
     set(met "no")
     if(count LESS count_${best_peer})
       set(met "yes")
     endif()
-    string(APPEND targets "  ${implementation}: fewer instructions than the best peer (${best_peer}): ${met}")
+    set(row_targets "  ${implementation}: fewer instructions than the best peer (${best_peer}): ${met}")
     if(WORKLOAD IN_LIST near_hand_workloads)
       math(EXPR scaled "${count} * 10")
       math(EXPR limit "${count_hand} * 13")
@@ -147,15 +154,22 @@ foreach(implementation IN LISTS rows)
       if(NOT scaled GREATER limit)
         set(met "yes")
       endif()
-      string(APPEND targets "; within 1.3 x hand-written: ${met}")
+      string(APPEND row_targets "; within 1.3 x hand-written: ${met}")
     endif()
+    if("${WORKLOAD}.${implementation}" IN_LIST targets_asserted_${COMPILER})
+      string(APPEND row_targets " (asserted)")
+      if(row_targets MATCHES ": no")
+        string(APPEND failures " ${implementation} (issue target)")
+      endif()
+    endif()
+    string(APPEND targets "${row_targets}")
     string(APPEND targets "\n")
   endif()
   string(APPEND table "  ${name}${count_text}${to_hand}${to_peer}${verdict}\n")
 endforeach()
 
 message("${WORKLOAD} (${COMPILER}): instructions per call (callgrind: ${MANY} calls minus ${FEW}, / 10)\n"
-        "${table}issue targets (not asserted):\n${targets}baseline lines for this compiler:\n${record}")
+        "${table}issue targets:\n${targets}baseline lines for this compiler:\n${record}")
 if(failures)
-  message(FATAL_ERROR "${WORKLOAD}: over 1.10 x the baseline:${failures}")
+  message(FATAL_ERROR "${WORKLOAD}: over 1.10 x the baseline or missing an asserted target:${failures}")
 endif()
