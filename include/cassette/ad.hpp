@@ -104,14 +104,22 @@ struct arithmetic {
         else
             return (*this)(op::div, a, b);
     }
-    // t * (k * f): a scalar tangent takes the factors one at a time (one register copy
-    // fewer on x86-64; the same value when k is a power of 2), lanes take their product once.
+    // t * (k * f) and t / (k * f): a scalar tangent takes the factors one at a time (one
+    // register copy fewer on x86-64; the same value when k is a power of 2), lanes take
+    // their product once.
     template <class T, class K, class F>
     [[gnu::always_inline]] constexpr auto mul(T const& t, K const& k, F const& f) const {
         if constexpr (is_lanes<T>)
             return mul(t, (*this)(op::mul, k, f));
         else
             return mul(mul(t, f), k);
+    }
+    template <class T, class K, class F>
+    [[gnu::always_inline]] constexpr auto div(T const& t, K const& k, F const& f) const {
+        if constexpr (is_lanes<T>)
+            return div(t, (*this)(op::mul, k, f));
+        else
+            return div(div(t, f), k);
     }
     template <class A>
     [[gnu::always_inline]] constexpr auto neg(A const& a) const {
@@ -129,8 +137,6 @@ struct arithmetic {
             return first ? B{} : b;
         else if constexpr (is_zero<B>)
             return first ? a : A{};
-        else if constexpr (std::is_same_v<A, B>)
-            return first ? a : b;
         else  // lanes live in either
             return first ? std::common_type_t<A, B>(a) : std::common_type_t<A, B>(b);
     }
@@ -306,7 +312,7 @@ CASSETTE_DETAIL_RULE1(exp, auto const v = p(op::exp, a.v); return dual{v, p.mul(
 CASSETTE_DETAIL_RULE1(expm1, return dual{p(op::expm1, a.v), p.mul(a.d, p(op::exp, a.v))};)
 CASSETTE_DETAIL_RULE1(log, return dual{p(op::log, a.v), p.div(a.d, a.v)};)
 CASSETTE_DETAIL_RULE1(log1p, return dual{p(op::log1p, a.v), p.div(a.d, p(op::add, 1.0, a.v))};)
-CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.mul(p.div(a.d, v), 0.5, 1.0)};)
+CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.div(a.d, 2.0, v)};)
 CASSETTE_DETAIL_RULE1(cbrt, auto const v = p(op::cbrt, a.v);
                       return dual{v, p.div(a.d, p(op::mul, 3.0, p(op::mul, v, v)))};)
 // d(a^b) = b a^(b-1) da + a^b log(a) db; the log term only when b carries a tangent, so a
