@@ -8,7 +8,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <functional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -97,13 +96,11 @@ constexpr auto self(X const&... args) {
     return ir::make_call(ir::self_t{}, args...);
 }
 
-// A call node to any callable g (a primitive unless g is traced); plain arguments just call g.
+// A call node to any callable g (a primitive unless g is traced), whatever its arguments:
+// with all of them plain it is still a node, so contexts see it and passes can rewrite it.
 template <class G, class... X>
-constexpr decltype(auto) call(G const& g, X const&... args) {
-    if constexpr (ir::expression<G> || (ir::expression<X> || ...))
-        return ir::make_call(g, args...);
-    else
-        return std::invoke(g, args...);
+constexpr auto call(G const& g, X const&... args) {
+    return ir::make_call(g, args...);
 }
 
 // Only the taken branch is evaluated; the result has the branches' common type.

@@ -156,23 +156,31 @@ inline constexpr bool propagates =
     propagates_tags<G> && (layer<tag_of<typename Ref::context_type>, X>::found || ...);
 
 // While a recursive body's result type is worked out, its self calls are replaced by
-// assumed<R> nodes: of type R, never evaluated; unknown_result stands for "not known yet".
+// assumed<R, Args...> nodes, never evaluated: a self call with the arguments' types the body
+// was entered with is taken to return R (unknown_result: "not known yet"); one with other
+// types is dispatched as any call, so grow(int) calling self(double) returns grow(double)'s type.
 struct unknown_result {};
-template <class R>
-struct assumed : ir::symbolic<assumed<R>> {};
+template <class R, class... Args>
+struct assumed : ir::symbolic<assumed<R, Args...>> {
+    boost::hana::tuple<Args...> args;
+};
 template <class Node>
-struct is_unknown : std::is_same<Node, assumed<unknown_result>> {};
+struct is_unknown : std::false_type {};
+template <class... Args>
+struct is_unknown<assumed<unknown_result, Args...>> : std::true_type {};
 
 template <class R>
 struct self_returns {
     template <class... A>
-    constexpr assumed<R> operator()(ir::call<ir::self_t, A...> const&) const {
-        return {};
+    constexpr assumed<R, A...> operator()(ir::call<ir::self_t, A...> const& c) const {
+        return {{}, c.args};
     }
 };
 
 template <class Fr, class Then, class Else>
 struct branch_type;
+template <class R, class Fr, class... Y>
+struct assumed_result;
 template <class Ref, class F, class... X>
 struct body_result;
 template <class Ref, class G, class... X>
@@ -259,8 +267,8 @@ struct engine {
     }
 
     // Only named in types; Clang instantiates the bodies that name it, so it has a definition.
-    template <class R, class Fr>
-    [[noreturn]] static R eval(assumed<R> const&, Fr const&) {
+    template <class R, class... A, class Fr>
+    [[noreturn]] static auto eval(assumed<R, A...> const&, Fr const&) -> typename assumed_result<R, Fr, A...>::type {
         std::abort();
     }
 
@@ -383,19 +391,33 @@ struct body_result {
 
     // A recursive body's result type is a fixed point: first from the base case alone (the
     // branches that call self are left out), then with self calls returning that, until it
-    // settles (a plain base case and a tagged recursive branch take two steps).
+    // settles (a plain base case and a tagged recursive branch take two steps; each nesting
+    // of differentiation adds one).
+    template <class R, int Steps>
+    static constexpr auto settle() {
+        using next = with_self<R>;
+        if constexpr (std::is_same_v<next, R>) {
+            return std::type_identity<R>{};
+        } else if constexpr (Steps == 0) {
+            static_assert(Steps != 0,
+                          "cassette: the result type of the recursive traced function F in this "
+                          "instantiation does not settle: its base case and its recursive branch give "
+                          "types that keep changing. Make both branches of its if_ one type.");
+            return std::type_identity<R>{};
+        } else {
+            return settle<next, Steps - 1>();
+        }
+    }
+
     static constexpr auto pick() {
         if constexpr (!ir::calls_self<body_type>) {
-            return std::type_identity<decltype(engine::eval(std::declval<body_type const&>(),
-                                                            std::declval<frame_type const&>()))>{};
+            return std::type_identity<eval_t<body_type, frame_type>>{};
         } else {
-            using first = with_self<unknown_result>;
-            using second = with_self<first>;
-            using third = with_self<second>;
-            static_assert(std::is_same_v<second, third>,
-                          "cassette: the result type of this recursive traced function does not settle; "
-                          "make the base case and the recursive branch of its if_ have one type.");
-            return std::type_identity<third>{};
+            using base = with_self<unknown_result>;
+            static_assert(!std::is_same_v<base, unknown_result>,
+                          "cassette::self: the traced function F in this instantiation always calls itself; "
+                          "give it a base case: if_(condition, base_value, self(...)).");
+            return settle<base, 8>();
         }
     }
     using type = typename decltype(pick())::type;
@@ -449,6 +471,26 @@ struct dispatch_result {
             return std::type_identity<typename recurse_result<Ref, G, X...>::type>{};
     }
     using type = typename decltype(pick())::type;
+};
+
+// The type of a self call while its body's type is worked out: R for the arguments' types the
+// body was entered with, unless the context overdubs that call; else what dispatch gives.
+template <class R, class Fr, class... Args>
+struct assumed_result {
+    template <class... Y>
+    static constexpr auto pick(std::type_identity<Y>...) {
+        constexpr bool same_arguments =
+            std::is_same_v<std::remove_cvref_t<decltype(std::declval<Fr const&>().args)>, detail::tuple<Y const&...>>;
+        if constexpr (same_arguments && !requires(ref_type ref, self_type const& f, Y const&... ys) {
+                          ref.ctx.overdub(f, ys...);
+                      })
+            return std::type_identity<R>{};
+        else
+            return std::type_identity<typename dispatch_result<ref_type, self_type, Y...>::type>{};
+    }
+    using ref_type = std::remove_cvref_t<decltype(std::declval<Fr const&>().ref)>;
+    using self_type = std::remove_cvref_t<decltype(std::declval<Fr const&>().self)>;
+    using type = typename decltype(pick(std::type_identity<eval_t<Args, Fr>>{}...))::type;
 };
 
 template <class Fr, class Then, class Else>

@@ -15,12 +15,23 @@
 
 namespace cassette::passes {
 
-// Every call to `from` becomes a call to `to`, with the same arguments.
+// Every call to `from` becomes a call to `to`, with the same arguments. Callees of an empty
+// type are matched by type; callees with state (function pointers, lambdas with captures)
+// by value, through an if_ decided at compile time: `from` is a value, not a type.
 template <class From, class To>
-constexpr auto replace(From const&, To const& to) {
-    return [to](auto const& body) {
-        return ir::transform(body, [to]<class... A>(ir::call<From, A...> const& c) {
-            return boost::hana::unpack(c.args, [&](auto const&... args) { return ir::make_call(to, args...); });
+constexpr auto replace(From const& from, To const& to) {
+    static_assert(std::is_empty_v<From> || std::equality_comparable<From>,
+                  "cassette::passes::replace(from, to): `from` carries state but cannot be compared "
+                  "with ==, so the pass cannot tell its calls from calls to other objects of its type. "
+                  "Give the callee an operator==, or pass a function pointer or a stateless object.");
+    return [from, to](auto const& body) {
+        return ir::transform(body, [&]<class... A>(ir::call<From, A...> const& c) {
+            auto replaced = boost::hana::unpack(c.args, [&](auto const&... args) { return ir::make_call(to, args...); });
+            if constexpr (std::is_empty_v<From>)
+                return replaced;
+            else
+                return ir::conditional<ir::constant<bool>, decltype(replaced), ir::call<From, A...>>{
+                    ir::constant<bool>(c.fn == from), replaced, c};
         });
     };
 }
@@ -95,11 +106,6 @@ struct cse_variable {};
 
 template <class X>
 inline constexpr bool is_leaf = !ir::is_call<X> && !ir::is_special_form<X>;
-
-template <bool B, class Then, class Else>
-constexpr auto decided(Then const& t, Else const& e) {
-    return ir::conditional<ir::constant<bool>, Then, Else>{ir::constant<bool>(B), t, e};
-}
 
 }  // namespace detail
 

@@ -80,13 +80,18 @@ CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 
 // Exponents 0, 1 and 2 by their exact identities (the same correctly rounded results): a
 // std::pow whose result is unused stays a libm call, for errno, and under differentiation
-// the value of a pow often is unused.
+// the value of a pow often is unused. The square is taken in pow's result type, as std::pow
+// takes it: an int or float base is promoted to double first.
 [[gnu::always_inline]] constexpr auto pow_(auto const& a, std::integral auto const& b) -> decltype(pow(a, b)) {
     using result = decltype(pow(a, b));
-    if (b == 2) return result(a * a);
+    if (b == 2) return result(a) * result(a);
     if (b == 1) return result(a);
     if (b == 0) return result(1);
     return pow(a, b);
+}
+template <class T>
+[[gnu::always_inline]] constexpr T value(T const& x) {
+    return x;
 }
 }  // namespace cassette::detail::math
 
@@ -100,9 +105,10 @@ CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 #undef CASSETTE_DETAIL_MATH1
 #undef CASSETTE_DETAIL_MATH2
 
-// min and max keep std's choice at ties (the first argument) and take the common type.
-CASSETTE_DETAIL_OPERATOR(min, "min", b < a ? b : a, auto const& a, auto const& b)
-CASSETTE_DETAIL_OPERATOR(max, "max", a < b ? b : a, auto const& a, auto const& b)
+// min and max keep std's choice at ties (the first argument) and take the common type. They
+// return a value, not std's reference to an argument, which a body's temporaries outlive.
+CASSETTE_DETAIL_OPERATOR(min, "min", detail::math::value(b < a ? b : a), auto const& a, auto const& b)
+CASSETTE_DETAIL_OPERATOR(max, "max", detail::math::value(a < b ? b : a), auto const& a, auto const& b)
 
 // x[i]: the element by reference, so indexing a parameter copies nothing.
 CASSETTE_DETAIL_OPERATOR(getindex, "getindex", x[i], auto const& x, auto const& i)
