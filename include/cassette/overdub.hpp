@@ -19,14 +19,16 @@ namespace cassette {
 
 // A view of a context whose prehook/posthook injection is removed at compile time;
 // its overdub and fallback members still apply.
+// Ctx is a reference to the viewed context, or the context itself when the view was made
+// from a temporary (`overdub(disable_hooks(Ctx{}), f, x)`), which the view then keeps.
 template <class Ctx>
 struct hooks_disabled {
-    Ctx& context;
+    Ctx context;
 };
 
 template <class Ctx>
-constexpr hooks_disabled<Ctx> disable_hooks(Ctx& ctx) noexcept {
-    return {ctx};
+constexpr hooks_disabled<Ctx> disable_hooks(Ctx&& ctx) {
+    return {std::forward<Ctx>(ctx)};
 }
 
 }  // namespace cassette
@@ -60,7 +62,7 @@ constexpr context_ref<Ctx, true> as_ref(Ctx& ctx) noexcept {
     return {ctx};
 }
 template <class Ctx>
-constexpr context_ref<Ctx, false> as_ref(hooks_disabled<Ctx> view) noexcept {
+constexpr context_ref<std::remove_reference_t<Ctx>, false> as_ref(hooks_disabled<Ctx>& view) noexcept {
     return {view.context};
 }
 
@@ -140,6 +142,24 @@ template <class Fn>
 // call, which is not constexpr. At run time it is an empty inline function.
 inline void at_run_time() noexcept {}
 
+// Calls fn if the scope it guards is left by an exception: disarm on the normal path.
+template <class Fn>
+struct on_unwind {
+    Fn fn;
+    bool armed = true;
+
+    template <class T>
+    [[gnu::always_inline]] constexpr T&& disarm(T&& result) noexcept {
+        armed = false;
+        return static_cast<T&&>(result);
+    }
+    constexpr ~on_unwind() {
+        if (armed) fn();
+    }
+};
+template <class Fn>
+on_unwind(Fn) -> on_unwind<Fn>;
+
 template <class T>
 [[gnu::always_inline]] constexpr bool truth(T const& x) {
     return static_cast<bool>(detail::primal(x));  // branches look through every tag
@@ -203,7 +223,9 @@ struct accumulator_type;
 //                                             on arguments ctx has tagged, else
 //      ctx.fallback(g, xs...)                 if viable, else
 //      g(xs...)                               on the arguments with ctx's tag removed;
-//   3. ctx.posthook(result, g, xs...)         if viable and hooks are on.
+//   3. ctx.posthook(result, g, xs...)         if viable and hooks are on; if step 2 throws,
+//      ctx.unwound(g, xs...) instead            if viable and hooks are on, and the exception
+//                                             goes on unchanged.
 // Arguments are evaluated left to right, depth first, before the call.
 struct engine {
     template <class Ref, class G, class... X>
@@ -251,9 +273,22 @@ struct engine {
             ref.ctx.prehook(g, xs...);
         using R = typename dispatch_result<Ref, G, X...>::type;
         if constexpr (Ref::hooks && requires(R const& r) { ref.ctx.posthook(r, g, xs...); }) {
-            decltype(auto) r = engine::dispatch(ref, g, xs...);
+            decltype(auto) r = engine::guarded(ref, g, xs...);
             ref.ctx.posthook(std::as_const(r), g, xs...);
             return r;
+        } else {
+            return engine::guarded(ref, g, xs...);
+        }
+    }
+
+    // dispatch, telling a context that asks for it when the call exits by an exception, so
+    // that it can close what its prehook opened (tracer, profiler).
+    template <class Ref, class G, class... X>
+    [[gnu::always_inline]] static constexpr auto guarded(Ref ref, G const& g, X const&... xs) ->
+        typename dispatch_result<Ref, G, X...>::type {
+        if constexpr (Ref::hooks && requires { ref.ctx.unwound(g, xs...); }) {
+            detail::on_unwind guard{[&]() noexcept { ref.ctx.unwound(g, xs...); }};
+            return guard.disarm(engine::dispatch(ref, g, xs...));
         } else {
             return engine::dispatch(ref, g, xs...);
         }
@@ -440,8 +475,10 @@ struct fallback_result {
             // Here, where the call's type is first needed, so that this is the first error.
             static_assert(std::is_invocable_v<G const&, untagged<Ref, X> const&...>,
                           "cassette: a call node's callee cannot be called with its arguments (see G and X "
-                          "in this instantiation). If the context has a pass, the pass wrote this call; "
-                          "otherwise the builder did.");
+                          "in this instantiation), and the context has no overdub or fallback member for "
+                          "them. Inside a body, the builder or the context's pass wrote this call; in "
+                          "cassette::overdub(ctx, f, args...), f must be a traced function, a primitive or "
+                          "a callable that takes args.");
             return std::type_identity<uncallable>{};
         }
     }
@@ -528,18 +565,14 @@ template <class F, class... A>
         engine::run_body(detail::as_ref(ctx), f, args...));
 }
 
-template <class Ctx, class F, class... A>
-concept overdubbable = traced_function<F> || std::is_invocable_v<F const&, A const&...> ||
-                       requires(Ctx& c, F const& f, A const&... a) { c.overdub(f, a...); } ||
-                       requires(Ctx& c, F const& f, A const&... a) { c.fallback(f, a...); };
-
+// The context a view stands for.
 template <class Ctx>
 struct context_of {
     using type = Ctx;
 };
 template <class Ctx>
 struct context_of<hooks_disabled<Ctx>> {
-    using type = Ctx;
+    using type = std::remove_reference_t<Ctx>;
 };
 
 }  // namespace cassette::detail
@@ -550,16 +583,8 @@ namespace cassette {
 // The top-level call itself gets no prehook/posthook, as in Cassette.
 template <class Ctx, class F, class... A>
 constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) {
-    constexpr bool callable = detail::overdubbable<typename detail::context_of<std::remove_cvref_t<Ctx>>::type, F, A...>;
-    if constexpr (!callable) {
-        static_assert(callable,
-                      "cassette::overdub(ctx, f, args...): f is neither a traced function nor callable "
-                      "with these arguments, and ctx has no overdub or fallback member for them. "
-                      "Pass a traced function (cassette::function), a primitive or another callable.");
-    } else {
-        using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
-        return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
-    }
+    using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
 }
 
 // overdub under a value-initialised Ctx.

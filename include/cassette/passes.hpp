@@ -147,10 +147,11 @@ inline constexpr strength_reduction_t strength_reduction{};
 
 // Purity, as common-subexpression elimination assumes it: the same arguments give the same
 // result, and evaluating the call once instead of twice changes nothing the program relies
-// on. Built-in primitives and traced functions are taken as pure; calls through a
-// higher-order parameter and other callables are not, unless specialised to true.
+// on. Built-in primitives are taken as pure; calls through a higher-order parameter and
+// other callables are not, unless specialised to true. A traced function is pure when its
+// body is (for the number of arguments of the call), whatever this trait says of it.
 template <class F>
-inline constexpr bool is_pure = cassette::primitive<F> || traced_function<F> || std::is_same_v<F, ir::self_t>;
+inline constexpr bool is_pure = cassette::primitive<F> || std::is_same_v<F, ir::self_t>;
 
 namespace detail {
 
@@ -179,8 +180,17 @@ struct region_calls<ir::call<F, A...>>
 
 template <class N>
 inline constexpr bool pure_tree = true;
+
+template <class F, std::size_t Arity>
+constexpr bool pure_callee() {
+    if constexpr (traced_function<F>)
+        return pure_tree<typename F::template body_type<Arity>>;
+    else
+        return is_pure<F>;
+}
+
 template <class F, class... A>
-inline constexpr bool pure_tree<ir::call<F, A...>> = is_pure<F> && (pure_tree<A> && ...);
+inline constexpr bool pure_tree<ir::call<F, A...>> = detail::pure_callee<F, sizeof...(A)>() && (pure_tree<A> && ...);
 template <class C, class T, class E>
 inline constexpr bool pure_tree<ir::conditional<C, T, E>> = pure_tree<C> && pure_tree<T> && pure_tree<E>;
 template <class Id, class V, class B>

@@ -1,4 +1,4 @@
-// expect: cassette::overdub\(ctx, f, args...\): f is neither a traced function nor callable
+// expect: a call node.s callee cannot be called with its arguments
 // overdub on something that cannot be called says so first.
 #include <cassette/cassette.hpp>
 

@@ -29,10 +29,14 @@ public:
     }
 
     template <class R, traced_function F, class... X>
-    void posthook(R const&, F const&, X const&...) {
-        auto const [i, start] = open_.back();
-        open_.pop_back();
-        entries_[i].time += clock::now() - start;
+    void posthook(R const&, F const&, X const&...) noexcept {
+        close();
+    }
+
+    // A call that threw counts the time it ran.
+    template <traced_function F, class... X>
+    void unwound(F const&, X const&...) noexcept {
+        close();
     }
 
     std::vector<entry> const& entries() const noexcept { return entries_; }
@@ -55,6 +59,12 @@ private:
         std::size_t index;
         clock::time_point start;
     };
+
+    void close() noexcept {
+        auto const [i, start] = open_.back();
+        open_.pop_back();
+        entries_[i].time += clock::now() - start;
+    }
 
     std::size_t index(std::string_view name) {
         for (std::size_t i = 0; i != entries_.size(); ++i)

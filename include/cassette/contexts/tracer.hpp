@@ -33,9 +33,15 @@ public:
         open_.pop_back();
     }
 
+    // A call that threw is closed with no result, so the next run is not nested under it.
+    template <class F, class... X>
+    void unwound(F const&, X const&...) noexcept {
+        open_.back()->result = "<threw>";
+        open_.pop_back();
+    }
+
     std::vector<trace_node> const& calls() const noexcept { return calls_; }
 
-    // Forget the recorded calls, including any left open by an exception.
     void clear() noexcept {
         calls_.clear();
         open_.clear();
