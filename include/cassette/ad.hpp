@@ -7,11 +7,14 @@
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
+#include <boost/hana/tuple.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -218,11 +221,43 @@ constexpr tangents<W, L> operator/(tangents<W, L> const& a, double s) {
 
 }  // namespace detail
 
-// The context of one differentiation: its tag marks the values that carry a tangent.
+namespace detail {
+// A differentiation inside a body runs the enclosing context's pass on every traced function
+// it enters, as that context would.
 template <class Parent>
-struct forward {
+struct pass_of {};
+template <cassette::detail::has_pass Parent>
+struct pass_of<Parent> {
+    static constexpr auto pass = Parent::pass;
+};
+}  // namespace detail
+
+// The context of one differentiation: its tag marks the values that carry a tangent. The
+// enclosing context's hooks see the calls being differentiated, on their values.
+template <class Parent>
+struct forward : detail::pass_of<Parent> {
     using tag_type = ad::tag<Parent>;
     Parent& parent;
+
+    constexpr forward(Parent& p) noexcept : parent(p) {}
+
+    template <class G, class... X>
+        requires requires(Parent& p, G const& g, untag_t<X, forward> const&... xs) { p.prehook(g, xs...); }
+    constexpr void prehook(G const& g, X const&... xs) {
+        parent.prehook(g, cassette::untag(xs, *this)...);
+    }
+    template <class R, class G, class... X>
+        requires requires(Parent& p, untag_t<R, forward> const& r, G const& g, untag_t<X, forward> const&... xs) {
+            p.posthook(r, g, xs...);
+        }
+    constexpr void posthook(R const& r, G const& g, X const&... xs) {
+        parent.posthook(cassette::untag(r, *this), g, cassette::untag(xs, *this)...);
+    }
+    template <class G, class... X>
+        requires requires(Parent& p, G const& g, untag_t<X, forward> const&... xs) { p.unwound(g, xs...); }
+    constexpr void unwound(G const& g, X const&... xs) noexcept {
+        parent.unwound(g, cassette::untag(xs, *this)...);
+    }
 
     template <class X>
     static constexpr bool carries = cassette::detail::layer<tag_type, X>::found;
@@ -372,6 +407,23 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
     At at;
     constexpr derivative_node(Body b, At a) : body(b), at(a) {}
 
+    constexpr auto children() const { return boost::hana::make_tuple(body, at); }
+    template <class B, class A>
+    constexpr auto with_children(B const& b, A const& a) const {
+        return derivative_node<Id, B, A>{b, a};
+    }
+
+    // Listed as a region binding the variable of differentiation, like a let.
+    template <class Lister>
+    std::string list(Lister& l) const {
+        std::string const point = l.operand(at);
+        std::size_t const k = l.number();
+        l.line("%" + std::to_string(k) + " = derivative at " + point + " in d" + std::to_string(k));
+        l.template with_variable<Id, 0>("d" + std::to_string(k), [&] { l.line("yield " + l.operand(body)); });
+        l.line("end");
+        return "%" + std::to_string(k);
+    }
+
     template <class Fr>
     constexpr auto evaluate(Fr const& fr) const {
         using engine = cassette::detail::engine;
@@ -380,7 +432,7 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
             forward<Parent> ctx{parent};
             auto const seeded = cassette::tag(x, ctx, ad::detail::primal_t<decltype(x)>(1));
             cassette::detail::tuple<decltype(seeded) const&> const bound{{seeded}};
-            using ref = cassette::detail::context_ref<forward<Parent>, true>;
+            using ref = cassette::detail::context_ref<forward<Parent>, decltype(fr.ref)::hooks>;
             auto const scope = cassette::detail::scope<Id, decltype(bound), decltype(fr.scope)>{bound, fr.scope};
             using frame = cassette::detail::frame<ref, std::remove_cvref_t<decltype(fr.self)>,
                                                   std::remove_cvref_t<decltype(fr.args)>, decltype(scope)>;
@@ -656,6 +708,11 @@ X gradient(F const& f, X const& x, R const&... rest) {
     std::size_t const n = detail::leaves(x);
     for (std::size_t first = 0; first < n; first += W) {
         auto const y = cassette::overdub(ctx, tf, detail::seeded<W>(ctx, x, x, first), rest...);
+        using value_type = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
+        static_assert(std::is_arithmetic_v<value_type>,
+                      "cassette::ad::gradient(f, x): f returns an array, a vector or an aggregate (the "
+                      "value_type in this instantiation), not a number; its derivatives are a matrix: "
+                      "use cassette::ad::jacobian(f, x).");
         std::size_t leaf = 0;
         detail::assign_lanes<W>(result, first, cassette::detail::primal(detail::tangent_of(y, ctx)), leaf);
     }

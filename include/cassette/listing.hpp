@@ -3,6 +3,7 @@
 
 #include <cassette/detail/print.hpp>
 #include <cassette/overdub.hpp>
+#include <cassette/transform.hpp>
 
 #include <boost/hana/unpack.hpp>
 
@@ -95,8 +96,23 @@ public:
         return "%" + k;
     }
 
+    // Node kinds defined outside the IR list themselves with number, line and with_variable.
+    template <ir::extension_node N>
+    std::string operand(N const& n) {
+        return n.list(*this);
+    }
+
     void line(std::string const& text) { out_ << std::string(2 * depth_, ' ') << text << '\n'; }
     std::string str() const { return out_.str(); }
+    std::size_t number() { return next_++; }
+
+    // Runs fn one level deeper, with var<Id, K> written as `text`.
+    template <class Id, std::size_t K, class Fn>
+    void with_variable(std::string text, Fn&& fn) {
+        vars_.push_back({std::type_index(typeid(Id)), K, std::move(text)});
+        nested(fn);
+        vars_.pop_back();
+    }
 
 private:
     template <class F>

@@ -415,6 +415,20 @@ struct engine {
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<decltype(engine::eval(std::declval<Node const&>(), std::declval<Fr const&>()))>;
 
+// T, Step<T>, Step<Step<T>>, ... up to the first type Step maps to itself, within Steps
+// applications; void if there is none.
+template <template <class> class Step, class T, int Steps>
+constexpr auto find_fixed_point() {
+    if constexpr (std::is_same_v<Step<T>, T>)
+        return std::type_identity<T>{};
+    else if constexpr (Steps == 0)
+        return std::type_identity<void>{};
+    else
+        return detail::find_fixed_point<Step, Step<T>, Steps - 1>();
+}
+template <template <class> class Step, class T, int Steps>
+using fixed_point = typename decltype(detail::find_fixed_point<Step, T, Steps>())::type;
+
 template <class Ref, class F, class... X>
 struct body_result {
     using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(X)>())>;
@@ -428,22 +442,6 @@ struct body_result {
     // branches that call self are left out), then with self calls returning that, until it
     // settles (a plain base case and a tagged recursive branch take two steps; each nesting
     // of differentiation adds one).
-    template <class R, int Steps>
-    static constexpr auto settle() {
-        using next = with_self<R>;
-        if constexpr (std::is_same_v<next, R>) {
-            return std::type_identity<R>{};
-        } else if constexpr (Steps == 0) {
-            static_assert(Steps != 0,
-                          "cassette: the result type of the recursive traced function F in this "
-                          "instantiation does not settle: its base case and its recursive branch give "
-                          "types that keep changing. Make both branches of its if_ one type.");
-            return std::type_identity<R>{};
-        } else {
-            return settle<next, Steps - 1>();
-        }
-    }
-
     static constexpr auto pick() {
         if constexpr (!ir::calls_self<body_type>) {
             return std::type_identity<eval_t<body_type, frame_type>>{};
@@ -452,7 +450,12 @@ struct body_result {
             static_assert(!std::is_same_v<base, unknown_result>,
                           "cassette::self: the traced function F in this instantiation always calls itself; "
                           "give it a base case: if_(condition, base_value, self(...)).");
-            return settle<base, 8>();
+            using settled = fixed_point<with_self, base, 8>;
+            static_assert(!std::is_void_v<settled>,
+                          "cassette: the result type of the recursive traced function F in this "
+                          "instantiation does not settle: its base case and its recursive branch give "
+                          "types that keep changing. Make both branches of its if_ one type.");
+            return std::type_identity<settled>{};
         }
     }
     using type = typename decltype(pick())::type;
@@ -546,15 +549,20 @@ struct branch_type {
     using type = typename decltype(pick())::type;
 };
 
-// The accumulator takes the body's type: fold(0, n, 0, acc + x[i]) accumulates doubles.
+// The accumulator takes the common type of init and the body's result: fold(0, n, 0, acc + x[i])
+// accumulates doubles.
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type {
     template <class Acc>
     using step = eval_t<Body, decltype(detail::bind<Id>(std::declval<Fr const&>(),
                                                         std::declval<detail::tuple<Index const&, Acc const&> const&>()))>;
-    using type = step<step<Init>>;
-    static_assert(std::is_same_v<type, step<type>>,
-                  "cassette::fold: the body's result type does not settle; make the body return "
+    // Wide enough for init and for what the body makes of it: a plain init where the body
+    // tags, or a tagged init where the body's calls fall back and drop the tag.
+    template <class Acc>
+    using widen = std::common_type_t<Acc, step<Acc>>;
+    using type = fixed_point<widen, Init, 8>;
+    static_assert(!std::is_void_v<type>,
+                  "cassette::fold: the accumulator's type does not settle; make the body return "
                   "the same type whatever the accumulator's type.");
 };
 

@@ -24,7 +24,7 @@ constexpr auto replace(From const& from, To const& to) {
                   "cassette::passes::replace(from, to): `from` carries state but cannot be compared "
                   "with ==, so the pass cannot tell its calls from calls to other objects of its type. "
                   "Give the callee an operator==, or pass a function pointer or a stateless object.");
-    return [from, to](auto const& body) {
+    return [=](auto const& body) {  // `from` is read only when it carries state
         return ir::transform(body, [&]<class... A>(ir::call<From, A...> const& c) {
             auto replaced = boost::hana::unpack(c.args, [&](auto const&... args) { return ir::make_call(to, args...); });
             if constexpr (std::is_empty_v<From>)

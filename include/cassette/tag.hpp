@@ -4,6 +4,8 @@
 #include <cassette/fwd.hpp>
 #include <cassette/primitives.hpp>
 
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 #include <boost/pfr/core.hpp>
 
 #include <array>
@@ -322,9 +324,15 @@ struct propagation {
     static constexpr auto apply(op::make_t<T>, X const&... xs) {
         auto value = make_value<T>(detail::untag_by<Tag>(xs)...);
         if constexpr (is_std_array<T>) {
-            using M = std::common_type_t<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
+            // One metadata type for all elements: the tagged arguments' common one, which the
+            // plain arguments' elements take value-initialised, as a plain value converted to a
+            // tagged one does.
+            using M = boost::mp11::mp_apply<
+                std::common_type_t,
+                boost::mp11::mp_remove<boost::mp11::mp_list<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>,
+                                       no_metadata>>;
             using all = std::array<M, sizeof...(X)>;
-            return tagged<Tag, decltype(value), elements<all>>(value, elements(all{M(detail::metadata_by<Tag>(xs))...}));
+            return tagged<Tag, decltype(value), elements<all>>(value, elements(all{element_metadata<M>(xs)...}));
         } else {
             using all = fields<std::remove_cvref_t<decltype(detail::metadata_by<Tag>(xs))>...>;
             return tagged<Tag, decltype(value), all>(value, all(detail::metadata_by<Tag>(xs)...));
@@ -332,6 +340,14 @@ struct propagation {
     }
 
 private:
+    template <class M, class X>
+    static constexpr M element_metadata(X const& x) {
+        if constexpr (layer<Tag, X>::found)
+            return M(detail::metadata_by<Tag>(x));
+        else
+            return M{};
+    }
+
     template <class T, class... X>
     static constexpr auto make_value(X const&... xs) {
         using next = typename first_tag<X...>::type;

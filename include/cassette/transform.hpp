@@ -24,9 +24,15 @@ inline constexpr bool is_constant = false;
 template <class T>
 inline constexpr bool is_constant<constant<T>> = true;
 
+// Node kinds defined outside the IR (ad::derivative's) take part in traversals through two
+// members: children(), a hana tuple of their child nodes, and with_children(c...), the same
+// node rebuilt from new children. They bind variables, so they are special forms too.
+template <class T>
+concept extension_node = expression<T> && requires(T const& n) { n.children(); };
+
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop.
 template <class T>
-inline constexpr bool is_special_form = false;
+inline constexpr bool is_special_form = extension_node<T>;
 template <class C, class T, class E>
 inline constexpr bool is_special_form<conditional<C, T, E>> = true;
 template <class Id, class V, class B>
@@ -53,6 +59,11 @@ constexpr auto map_children(call<F, A...> const& n, Fn const& fn) {
         boost::hana::tuple<node_t<decltype(fn(args))>...> const mapped{ir::as_node(fn(args))...};
         return boost::hana::unpack(mapped, [&](auto const&... m) { return ir::make_call(callee, m...); });
     });
+}
+
+template <extension_node N, class Fn>
+constexpr auto map_children(N const& n, Fn const& fn) {
+    return boost::hana::unpack(n.children(), [&](auto const&... c) { return n.with_children(ir::as_node(fn(c))...); });
 }
 
 template <class C, class T, class E, class Fn>
@@ -155,6 +166,13 @@ constexpr bool equal(call<F, A...> const& a, call<F, A...> const& b) {
     return same_callee && [&]<std::size_t... I>(std::index_sequence<I...>) {
         return (equal(boost::hana::at_c<I>(a.args), boost::hana::at_c<I>(b.args)) && ...);
     }(std::index_sequence_for<A...>{});
+}
+
+template <extension_node N>
+constexpr bool equal(N const& a, N const& b) {
+    return boost::hana::unpack(a.children(), [&](auto const&... x) {
+        return boost::hana::unpack(b.children(), [&](auto const&... y) { return (equal(x, y) && ...); });
+    });
 }
 
 template <class C, class T, class E>
