@@ -487,6 +487,33 @@ concept leaf = std::is_arithmetic_v<T>;
 template <class T>
 concept sequence = cassette::detail::is_std_array<T> || is_vector<T>;
 
+// Instantiated only for a part of an input that cannot carry a derivative: its arguments
+// name it in the compiler's message.
+template <class Part, class Whole, std::size_t Field>
+struct not_differentiable {
+    static_assert(cassette::detail::always_false<Part>,
+                  "cassette::ad: the input x has a part that is not a floating-point number (Part, "
+                  "field number Field of Whole, in this instantiation). gradient, jacobian and hessian "
+                  "differentiate with respect to doubles, and std::arrays, std::vectors and plain "
+                  "structs of them; pass other data after x, in rest..., where it is not differentiated.");
+    static constexpr bool value = false;
+};
+
+// Whether every leaf of T is a floating-point number, checked before anything reflects T.
+template <class T, class Whole = T, std::size_t Field = 0>
+constexpr bool differentiable_input() {
+    if constexpr (std::is_floating_point_v<T>)
+        return true;
+    else if constexpr (sequence<T>)
+        return detail::differentiable_input<typename T::value_type, T, 0>();
+    else if constexpr (std::is_aggregate_v<T>)
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (detail::differentiable_input<boost::pfr::tuple_element_t<I, T>, T, I>() && ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    else
+        return not_differentiable<T, Whole, Field>::value;
+}
+
 // Leaves known at compile time (0 when a std::vector is involved).
 template <class T>
 constexpr std::size_t static_leaves() {
@@ -700,6 +727,7 @@ void assign_lanes(T& x, std::size_t first, Tangent const& t, std::size_t& next) 
 // written straight into the result.
 template <class F, class X, class... R>
 X gradient(F const& f, X const& x, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
     auto const tf = detail::as_traced(f);
     constexpr std::size_t W = detail::lanes<X>;
     null_context none;
@@ -722,6 +750,7 @@ X gradient(F const& f, X const& x, R const&... rest) {
 // J[i][j] = d f_i / d x_j, over the leaves of f's result and of x.
 template <class F, class X, class... R>
 auto jacobian(F const& f, X const& x, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
     auto const tf = detail::as_traced(f);
     using Y = std::remove_cvref_t<decltype(tf(x, rest...))>;
     std::size_t const n = detail::leaves(x);
@@ -736,6 +765,7 @@ auto jacobian(F const& f, X const& x, R const&... rest) {
 // H[i][j] = d2 f / d x_i d x_j, by forward over forward (one pass per pair i >= j).
 template <class F, class X, class... R>
 auto hessian(F const& f, X const& x, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
     auto const tf = detail::as_traced(f);
     std::size_t const n = detail::leaves(x);
     auto H = detail::make_matrix<detail::static_leaves<X>(), detail::static_leaves<X>()>(n, n);

@@ -36,15 +36,34 @@ struct traced : detail::traced_base {
 
     static constexpr std::string_view name = Name.view().empty() ? "lambda" : Name.view();
 
-    template <std::size_t N>
-    static constexpr bool takes = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::is_invocable_v<Builder const&, ir::param<I>...>;
-    }(std::make_index_sequence<N>{});
+    // The builder's own operator() wins whenever it takes N symbolic parameters (an exact
+    // match beats an ellipsis); only when it does not is the ellipsis chosen, and its body
+    // says so. So the arity is reported only when it is wrong, and an error inside a body is
+    // reported once, as itself, without a wrong-arity message after it.
+    struct arity_checked : Builder {
+        using Builder::operator();
+        template <int = 0>
+        constexpr ir::param<0> operator()(...) const {
+            static_assert(detail::always_false<arity_checked>,
+                          "cassette: a traced function was called with a number of arguments its builder "
+                          "does not take; the function is named in 'traced<...{\"name\"}...>' in this "
+                          "instantiation.");
+            return {};
+        }
+    };
 
     template <std::size_t N>
     static constexpr auto build() {
         return []<std::size_t... I>(std::index_sequence<I...>) {
-            return ir::as_node(Builder{}(ir::param<I>{}...));
+            using result = decltype(arity_checked{}(ir::param<I>{}...));
+            if constexpr (std::is_void_v<result>) {
+                static_assert(!std::is_void_v<result>,
+                              "cassette: the builder of the traced function named in 'traced<...{\"name\"}...>' "
+                              "in this instantiation returns nothing: did you forget `return`?");
+                return ir::constant<nothing>{{}};
+            } else {
+                return ir::as_node(arity_checked{}(ir::param<I>{}...));
+            }
         }(std::make_index_sequence<N>{});
     }
 
@@ -56,17 +75,16 @@ struct traced : detail::traced_base {
     static constexpr body_type<N> body = build<N>();
 
     // With ordinary values: evaluates the body. With a symbolic value: a call node.
+    // Inside a builder, the callee's body for these arguments is built here, so a mistake in
+    // the call (the number of arguments) is reported where it was made.
     template <class... A>
     [[gnu::always_inline]] constexpr auto operator()(A const&... args) const {
-        if constexpr (!takes<sizeof...(A)>)
-            static_assert(takes<sizeof...(A)>,
-                          "cassette: a traced function was called with a number of arguments "
-                          "its builder does not take; the function is named in "
-                          "'traced<...{\"name\"}...>' above.");
-        else if constexpr ((ir::expression<A> || ...))
+        if constexpr ((ir::expression<A> || ...)) {
+            static_assert(ir::expression<body_type<sizeof...(A)>>);
             return ir::make_call(*this, args...);
-        else
+        } else {
             return detail::evaluate(*this, args...);
+        }
     }
 };
 

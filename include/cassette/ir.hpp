@@ -24,13 +24,20 @@ inline constexpr bool always_false = false;
 
 namespace cassette::ir {
 
-// An operand as a node: symbolic values stay as they are, plain values become constants.
+// An operand as a node: symbolic values stay as they are, plain values become constants, and
+// a string literal the pointer to its characters (arrays cannot be held by value).
 template <class X>
 constexpr auto as_node(X const& x) {
-    if constexpr (expression<X>)
+    if constexpr (expression<X>) {
         return x;
-    else
+    } else if constexpr (std::is_array_v<X>) {
+        static_assert(std::is_same_v<std::remove_extent_t<X>, char>,
+                      "cassette: a built-in array cannot be a constant in a body (constants are held by "
+                      "value); use a std::array.");
+        return constant<char const*>{x};
+    } else {
         return constant<X>{x};
+    }
 }
 
 template <class X>
@@ -55,13 +62,29 @@ struct symbolic : node_base {
         return ir::make_call(self(), xs...);
     }
 
+    // consteval, so that a branch asking for the conversion instantiates it there and then,
+    // before any error the branch leads to (a `return` of another type, ?: operands of
+    // different types): GCC otherwise reports errors in function bodies last.
     template <class D = Derived>
-    constexpr explicit operator bool() const {
+    consteval explicit operator bool() const {
         static_assert(detail::always_false<D>,
                       "cassette: a symbolic value has no truth value while a body is being built. "
                       "Branch with cassette::if_(condition, then_value, else_value) "
                       "instead of if, ?: or bool().");
         return false;
+    }
+
+    // A symbolic value handed to a plain C++ function (std::sin(x), a function taking double)
+    // converts here, only to say why that cannot work; consteval for the reason above. The
+    // DSL's own operators and functions match exactly and never come here.
+    template <class D = Derived>
+    consteval operator double() const {
+        static_assert(detail::always_false<D>,
+                      "cassette: a symbolic value was passed to a plain C++ function (std::sin, a "
+                      "function taking double, ...), which cannot record a call. Use cassette::sin and "
+                      "the other cassette:: functions, an unqualified call after `using std::sin;`, "
+                      "a traced function, or cassette::call(function, arguments...).");
+        return 0;
     }
 
 private:

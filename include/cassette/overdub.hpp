@@ -476,7 +476,11 @@ struct fallback_result {
             return std::type_identity<std::invoke_result_t<G const&, untagged<Ref, X> const&...>>{};
         else {
             // Here, where the call's type is first needed, so that this is the first error.
-            static_assert(std::is_invocable_v<G const&, untagged<Ref, X> const&...>,
+            static_assert(!(std::is_same_v<X, nothing> || ...),
+                          "cassette: an argument of this call is cassette::nothing, the result of a call "
+                          "that returned void: a context's overdub or fallback member (or a callee) "
+                          "returns void where its value is used. Return the value.");
+            static_assert((std::is_same_v<X, nothing> || ...) || std::is_invocable_v<G const&, untagged<Ref, X> const&...>,
                           "cassette: a call node's callee cannot be called with its arguments (see G and X "
                           "in this instantiation), and the context has no overdub or fallback member for "
                           "them. Inside a body, the builder or the context's pass wrote this call; in "

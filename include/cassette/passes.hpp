@@ -191,6 +191,13 @@ constexpr bool pure_callee() {
 
 template <class F, class... A>
 inline constexpr bool pure_tree<ir::call<F, A...>> = detail::pure_callee<F, sizeof...(A)>() && (pure_tree<A> && ...);
+
+template <class Children>
+inline constexpr bool pure_children = false;
+template <class... C>
+inline constexpr bool pure_children<boost::hana::tuple<C...>> = (pure_tree<C> && ...);
+template <ir::extension_node N>
+inline constexpr bool pure_tree<N> = pure_children<decltype(std::declval<N const&>().children())>;
 template <class C, class T, class E>
 inline constexpr bool pure_tree<ir::conditional<C, T, E>> = pure_tree<C> && pure_tree<T> && pure_tree<E>;
 template <class Id, class V, class B>

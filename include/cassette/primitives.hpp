@@ -17,9 +17,12 @@
 
 namespace cassette::op {
 
+// Constrained, so that "can it be called with these?" is a question contexts and the library's
+// own checks can ask, not a hard error inside apply.
 template <class Derived>
 struct primitive : primitive_base {
     template <class... X>
+        requires(ir::expression<X> || ...) || requires(X const&... xs) { Derived::apply(xs...); }
     [[gnu::always_inline]] constexpr decltype(auto) operator()(X const&... xs) const {
         if constexpr ((ir::expression<X> || ...))
             return ir::make_call(static_cast<Derived const&>(*this), xs...);

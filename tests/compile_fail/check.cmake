@@ -1,5 +1,6 @@
 # Compile-fail harness: SOURCE must fail to compile with diagnostics matching every
-# `// expect: <regex>` line in it, and must compile with -DCASSETTE_PASSING_TWIN.
+# `// expect: <regex>` line in it, the first of them in the first error, and must compile
+# with -DCASSETTE_PASSING_TWIN.
 # Regexes are CMake regexes (no ';'), matched against gcc/clang output in the C locale.
 # Usage: cmake -DCXX=<compiler> -DSOURCE=<file.cpp> -DINCLUDES_FILE=<file setting
 #        INCLUDE_DIRS> [-DEXTRA_EXPECT=<regex>] -P check.cmake
@@ -43,6 +44,31 @@ foreach(regex IN LISTS expects)
     fail("compiler output does not match expect: ${regex}" "--- compiler output ---\n${output}")
   endif()
 endforeach()
+
+# 1b. The first `expect` must be the first error, and come early: within the first 10 lines
+# that are not instantiation context ("In instantiation of", "required from", "note:" ...),
+# which the compilers print before an error in a template, as deep as the user's call.
+string(REPLACE ";" "," flat "${output}")
+string(REPLACE "\n" ";" lines "${flat}")
+set(position 0)
+set(first_error "")
+foreach(text IN LISTS lines)
+  if(text MATCHES "(In file included from|^ +from |In instantiation of|required from|required by substitution|in 'constexpr' expansion|In function|In member function|In lambda function|: note: |^ +[0-9]* \\||^ +\\|)")
+    continue()
+  endif()
+  math(EXPR position "${position} + 1")
+  if(text MATCHES "error: ")
+    set(first_error "${text}")
+    break()
+  endif()
+endforeach()
+list(GET expects 0 first_expect)
+if(NOT first_error MATCHES "${first_expect}")
+  fail("the first error does not match the first expect: ${first_expect}" "--- first error ---\n${first_error}\n--- compiler output ---\n${output}")
+endif()
+if(position GREATER 10)
+  fail("the first error is on line ${position} of the messages, after the first 10" "${output}")
+endif()
 
 # 2. Its passing twin must compile, so the failure above is not an unrelated one.
 execute_process(COMMAND ${CXX} ${flags} -DCASSETTE_PASSING_TWIN ${SOURCE}

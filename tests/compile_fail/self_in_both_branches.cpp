@@ -1,0 +1,13 @@
+// expect: both branches call cassette::self
+// Both branches of the if_ recurse: there is no base case to give the result type.
+#include <cassette/cassette.hpp>
+
+inline constexpr auto f = cassette::function<"f">([](auto x, auto n) {
+#ifdef CASSETTE_PASSING_TWIN
+    return cassette::if_(n == 0, x, cassette::self(x * 2.0, n - 1));
+#else
+    return cassette::if_(n == 0, cassette::self(x, n - 1), cassette::self(x * 2.0, n - 1));
+#endif
+});
+
+int main() { return f(0.5, 2) == 2.0 ? 0 : 1; }
