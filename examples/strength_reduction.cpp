@@ -1,5 +1,5 @@
-// A pass that rewrites bodies before they run: pow(x, 2) becomes x * x (x evaluated once)
-// and pow(x, 0.5) becomes sqrt(x), in every traced function the context enters.
+// A pass that rewrites bodies before they run: pow(x, 2) becomes square(x), x * x in pow's
+// result type, in every traced function the context enters.
 #include <cassette/cassette.hpp>
 
 #include <iostream>

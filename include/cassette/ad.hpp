@@ -58,10 +58,6 @@ template <std::size_t W>
 inline constexpr std::uint64_t all_lanes = W == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << W) - 1;
 template <std::size_t W, std::uint64_t Live = all_lanes<W>>
 struct tangents;
-template <class T>
-inline constexpr bool is_lanes = false;
-template <std::size_t W, std::uint64_t L>
-inline constexpr bool is_lanes<tangents<W, L>> = true;
 
 // Arithmetic in the parent context, so that values another (enclosing) context has tagged
 // are computed by that context's rules; the tangent operations skip zero tangents.
@@ -107,22 +103,20 @@ struct arithmetic {
         else
             return (*this)(op::div, a, b);
     }
-    // t * (k * f) and t / (k * f): a scalar tangent takes the factors one at a time (one
-    // register copy fewer on x86-64; the same value when k is a power of 2), lanes take
-    // their product once.
+    // t * (k * f) and (t / f) / k, the same for scalar and vector tangents, so derivative and
+    // gradient give the same bits. The product k * f is taken once, as lanes need it (pow's
+    // rule, in every Rosenbrock gradient). A plain scalar tangent takes the factors one at a
+    // time, which needs one register copy fewer on x86-64 (g'), where that gives the same
+    // bits: for k == 2, as doubling is exact (outside the subnormal range), and in division.
     template <class T, class K, class F>
     [[gnu::always_inline]] constexpr auto mul(T const& t, K const& k, F const& f) const {
-        if constexpr (is_lanes<T>)
-            return mul(t, (*this)(op::mul, k, f));
-        else
-            return mul(mul(t, f), k);
+        if constexpr (std::is_floating_point_v<T> && std::is_arithmetic_v<K> && std::is_arithmetic_v<F>)
+            if (k == 2) return mul(mul(t, f), k);
+        return mul(t, (*this)(op::mul, k, f));
     }
     template <class T, class K, class F>
     [[gnu::always_inline]] constexpr auto div(T const& t, K const& k, F const& f) const {
-        if constexpr (is_lanes<T>)
-            return div(t, (*this)(op::mul, k, f));
-        else
-            return div(div(t, f), k);
+        return div(div(t, f), k);
     }
     template <class A>
     [[gnu::always_inline]] constexpr auto neg(A const& a) const {
@@ -348,6 +342,8 @@ CASSETTE_DETAIL_RULE1(expm1, return dual{p(op::expm1, a.v), p.mul(a.d, p(op::exp
 CASSETTE_DETAIL_RULE1(log, return dual{p(op::log, a.v), p.div(a.d, a.v)};)
 CASSETTE_DETAIL_RULE1(log1p, return dual{p(op::log1p, a.v), p.div(a.d, p(op::add, 1.0, a.v))};)
 CASSETTE_DETAIL_RULE1(sqrt, auto const v = p(op::sqrt, a.v); return dual{v, p.div(a.d, 2.0, v)};)
+// The same arithmetic as pow's rule with exponent 2, so both give the same bits.
+CASSETTE_DETAIL_RULE1(square, return dual{p(op::square, a.v), p.mul(a.d, 2, a.v)};)
 CASSETTE_DETAIL_RULE1(cbrt, auto const v = p(op::cbrt, a.v);
                       return dual{v, p.div(a.d, p(op::mul, 3.0, p(op::mul, v, v)))};)
 // d(a^b) = b a^(b-1) da + a^b log(a) db; the log term only when b carries a tangent, so a
@@ -388,11 +384,23 @@ constexpr auto with_parent(Fr const& fr, Fn const& fn) {
     }
 }
 
+// A derivative that is zero comes out as +0 however it was computed: a lane of a vector
+// tangent that no input reaches may have been negated on the way (-0), where a scalar tangent
+// known to be zero skips the arithmetic; so every mode gives the same bits. (x + 0 is x for
+// every other x.)
+template <class T>
+constexpr T signless_zero(T const& t) {
+    if constexpr (std::is_floating_point_v<T>)
+        return t + T(0);
+    else
+        return t;
+}
+
 // The tangent y carries in ctx, or the zero of y's type if it does not depend on the input.
 template <class Y, class Ctx>
 constexpr auto tangent_of(Y const& y, Ctx const& ctx) {
     if constexpr (cassette::detail::layer<tag_of<Ctx>, Y>::found)
-        return cassette::detail::metadata_by<tag_of<Ctx>>(y);
+        return detail::signless_zero(cassette::detail::metadata_by<tag_of<Ctx>>(y));
     else
         return std::remove_cvref_t<decltype(cassette::untag(y, ctx))>{};
 }
@@ -635,9 +643,9 @@ void flatten_tangents(V const& value, M const& meta, std::size_t lane, std::vect
     if constexpr (std::is_same_v<M, no_metadata> || is_zero<M>) {
         out.insert(out.end(), detail::leaves(value), 0.0);
     } else if constexpr (leaf<V> && std::is_arithmetic_v<primal_t<M>>) {
-        out.push_back(double(cassette::detail::primal(meta)));
+        out.push_back(detail::signless_zero(double(cassette::detail::primal(meta))));
     } else if constexpr (leaf<V>) {
-        out.push_back(double(cassette::detail::primal(meta).d[lane]));
+        out.push_back(detail::signless_zero(double(cassette::detail::primal(meta).d[lane])));
     } else if constexpr (sequence<V>) {
         for (std::size_t k = 0; k != value.size(); ++k) detail::flatten_tangents(value[k], meta.of[k], lane, out);
     } else {
@@ -711,7 +719,7 @@ void assign_lanes(T& x, std::size_t first, Tangent const& t, std::size_t& next) 
         std::size_t const l = next++;
         if (l < first || l - first >= W) return;
         if constexpr (requires { t.d; })
-            x = T(t.d[l - first]);
+            x = T(detail::signless_zero(t.d[l - first]));
         else
             x = T(t);  // a scalar tangent, or 0 when f does not depend on x
     } else if constexpr (sequence<T>) {

@@ -114,7 +114,7 @@ struct call : symbolic<call<F, Args...>> {
     [[no_unique_address]] F fn;
     boost::hana::tuple<Args...> args;
 
-    constexpr call(F f, Args... as) : fn(f), args(as...) {}
+    constexpr call(F callee, Args... as) : fn(callee), args(as...) {}
 };
 
 // The callee of cassette::self(...): resolved to the traced function being run.
@@ -152,7 +152,7 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     Last last;
     Init init;
     Body body;
-    constexpr loop(First f, Last l, Init i, Body b) : first(f), last(l), init(i), body(b) {}
+    constexpr loop(First from, Last to, Init start, Body b) : first(from), last(to), init(start), body(b) {}
 };
 
 // Whether some node of a tree satisfies Is (a trait with `value`), looking into every child.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cassette/detail/print.hpp>
+#include <cassette/detail/type_name.hpp>
 #include <cassette/overdub.hpp>
 #include <cassette/transform.hpp>
 
@@ -10,7 +11,6 @@
 #include <cstddef>
 #include <sstream>
 #include <string>
-#include <typeindex>
 #include <utility>
 #include <vector>
 
@@ -36,7 +36,7 @@ public:
     template <class Id, std::size_t K>
     std::string operand(ir::var<Id, K> const&) {
         for (auto it = vars_.rbegin(); it != vars_.rend(); ++it)
-            if (it->id == std::type_index(typeid(Id)) && it->index == K) return it->text;
+            if (it->id == detail::type_id<Id>() && it->index == K) return it->text;
         return "?";
     }
 
@@ -76,7 +76,7 @@ public:
 
     template <class Id, class V, class B>
     std::string operand(ir::let_in<Id, V, B> const& n) {
-        vars_.push_back({std::type_index(typeid(Id)), 0, operand(n.value)});
+        vars_.push_back({detail::type_id<Id>(), 0, operand(n.value)});
         std::string const result = operand(n.body);
         vars_.pop_back();
         return result;
@@ -87,8 +87,8 @@ public:
         std::string const first = operand(n.first), last = operand(n.last), init = operand(n.init);
         std::string const k = std::to_string(next_++);
         line("%" + k + " = for i" + k + " in " + first + ":" + last + ", acc" + k + " = " + init);
-        vars_.push_back({std::type_index(typeid(Id)), 0, "i" + k});
-        vars_.push_back({std::type_index(typeid(Id)), 1, "acc" + k});
+        vars_.push_back({detail::type_id<Id>(), 0, "i" + k});
+        vars_.push_back({detail::type_id<Id>(), 1, "acc" + k});
         nested([&] { line("acc" + k + " = " + operand(n.body)); });
         vars_.pop_back();
         vars_.pop_back();
@@ -109,7 +109,7 @@ public:
     // Runs fn one level deeper, with var<Id, K> written as `text`.
     template <class Id, std::size_t K, class Fn>
     void with_variable(std::string text, Fn&& fn) {
-        vars_.push_back({std::type_index(typeid(Id)), K, std::move(text)});
+        vars_.push_back({detail::type_id<Id>(), K, std::move(text)});
         nested(fn);
         vars_.pop_back();
     }
@@ -133,7 +133,7 @@ private:
     }
 
     struct bound {
-        std::type_index id;
+        void const* id;  // detail::type_id of the binding's Id
         std::size_t index;
         std::string text;
     };
@@ -142,7 +142,7 @@ private:
     bool overdubbed_, hooks_;
     std::ostringstream out_;
     std::size_t next_ = 1;
-    int depth_ = 1;
+    std::size_t depth_ = 1;
     std::vector<bound> vars_;
 };
 

@@ -379,8 +379,8 @@ struct engine {
         using index = std::common_type_t<std::remove_cvref_t<decltype(first)>, std::remove_cvref_t<decltype(last)>>;
         using acc_type = typename accumulator_type<Fr, Id, index, std::remove_cvref_t<decltype(init)>, B>::type;
         acc_type acc(init);
-        index const end = last;
-        for (index i = first; i < end; ++i) {
+        index const end = static_cast<index>(last);
+        for (index i = static_cast<index>(first); i < end; ++i) {
             detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
             acc = engine::eval(n.body, detail::bind<Id>(fr, bound));
         }

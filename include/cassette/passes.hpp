@@ -77,6 +77,7 @@ CASSETTE_DETAIL_FOLDABLE(logical_or)
 CASSETTE_DETAIL_FOLDABLE(logical_not)
 CASSETTE_DETAIL_FOLDABLE(min)
 CASSETTE_DETAIL_FOLDABLE(max)
+CASSETTE_DETAIL_FOLDABLE(square)
 #undef CASSETTE_DETAIL_FOLDABLE
 
 // A call whose arguments are all constants becomes the constant it computes.
@@ -98,43 +99,23 @@ inline constexpr fold_constants_t fold_constants{};
 
 namespace detail {
 
-// Ids of the variables passes introduce, distinct from any lambda's closure type.
-template <class Subtree>
-struct strength_variable {};
+// Ids of the variables CSE introduces, distinct from any lambda's closure type.
 template <class Subtree>
 struct cse_variable {};
 
-template <class X>
-inline constexpr bool is_leaf = !ir::is_call<X> && !ir::is_special_form<X>;
-
 }  // namespace detail
 
-// pow(x, 2) to x * x (x evaluated once) and pow(x, 0.5) to sqrt(x). The exponent is a value,
-// not a type, so the rewrite is a decided if_: `if_(constant true/false, reduced, pow)`, whose
-// dead branch the evaluator never takes and the optimiser removes; listings show the live one.
-// sqrt(x) differs from pow(x, 0.5) at -0 (sqrt gives -0) and -inf (sqrt gives NaN).
+// pow(x, 2) to square(x): x * x in pow's result type, with no call to pow. The exponent is a
+// value, not a type, so the rewrite is a decided if_: `if_(constant true/false, square, pow)`,
+// whose dead branch the evaluator never takes and the optimiser removes; listings show the
+// live one. pow(x, 0.5) is left alone: sqrt(x) differs from it at -0 and -inf.
 struct strength_reduction_t {
     struct rule {
         template <class X, class E>
         constexpr auto operator()(ir::call<op::pow_t, X, ir::constant<E>> const& c) const {
-            auto const& x = boost::hana::at_c<0>(c.args);
-            E const e = boost::hana::at_c<1>(c.args).value;
-            auto squared = [&] {
-                if constexpr (detail::is_leaf<X>) {
-                    return x * x;
-                } else {
-                    using t = ir::var<detail::strength_variable<X>, 0>;
-                    return ir::let_in<detail::strength_variable<X>, X, decltype(t{} * t{})>{x, t{} * t{}};
-                }
-            }();
-            auto const root = cassette::sqrt(x);
-            using square_type = decltype(squared);
-            using root_type = decltype(root);
-            using original = ir::call<op::pow_t, X, ir::constant<E>>;
-            return ir::conditional<ir::constant<bool>, square_type,
-                                   ir::conditional<ir::constant<bool>, root_type, original>>{
-                ir::constant<bool>(e == 2), squared,
-                ir::conditional<ir::constant<bool>, root_type, original>{ir::constant<bool>(e == 0.5), root, c}};
+            auto const squared = op::square(boost::hana::at_c<0>(c.args));
+            return ir::conditional<ir::constant<bool>, decltype(squared), ir::call<op::pow_t, X, ir::constant<E>>>{
+                ir::constant<bool>(boost::hana::at_c<1>(c.args).value == 2), squared, c};
         }
     };
 

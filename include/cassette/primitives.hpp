@@ -15,6 +15,12 @@
 #include <tuple>
 #include <utility>
 
+// The operands are the user's, and what were literals in their source (x[0], length(x) - 1)
+// are variables here: -Wsign-conversion would report, in this header, conversions that C++
+// makes silently for a literal.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+
 namespace cassette::op {
 
 // Constrained, so that "can it be called with these?" is a question contexts and the library's
@@ -83,11 +89,17 @@ CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 
 // Exponents 0, 1 and 2 by their exact identities (the same correctly rounded results): a
 // std::pow whose result is unused stays a libm call, for errno, and under differentiation
-// the value of a pow often is unused. The square is taken in pow's result type, as std::pow
-// takes it: an int or float base is promoted to double first.
+// the value of a pow often is unused.
+// x * x in the result type of std::pow(x, 2), whose value it is: an int or float x is
+// promoted to double first.
+[[gnu::always_inline]] constexpr auto square_(auto const& x) -> decltype(pow(x, 2)) {
+    using result = decltype(pow(x, 2));
+    return result(x) * result(x);
+}
+
 [[gnu::always_inline]] constexpr auto pow_(auto const& a, std::integral auto const& b) -> decltype(pow(a, b)) {
     using result = decltype(pow(a, b));
-    if (b == 2) return result(a) * result(a);
+    if (b == 2) return detail::math::square_(a);
     if (b == 1) return result(a);
     if (b == 0) return result(1);
     return pow(a, b);
@@ -107,6 +119,9 @@ namespace cassette::op {
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 #undef CASSETTE_DETAIL_MATH1
 #undef CASSETTE_DETAIL_MATH2
+
+// pow(x, 2), as strength reduction writes it.
+CASSETTE_DETAIL_OPERATOR(square, "square", detail::math::square_(x), auto const& x)
 
 // min and max keep std's choice at ties (the first argument) and take the common type. They
 // return a value, not std's reference to an argument, which a body's temporaries outlive.
@@ -215,3 +230,5 @@ CASSETTE_DETAIL_ADL2(max)
 #undef CASSETTE_DETAIL_MATH_LIST
 
 }  // namespace cassette::ir
+
+#pragma GCC diagnostic pop

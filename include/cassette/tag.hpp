@@ -15,6 +15,11 @@
 #include <utility>
 #include <vector>
 
+// Indices are the user's, and what was a literal in their source (x[0]) is a variable here:
+// -Wsign-conversion would report, in this header, a conversion C++ makes silently for a literal.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+
 namespace cassette {
 
 // What metadata(x, ctx) returns for a value ctx has not tagged (or tagged field by field).
@@ -402,3 +407,5 @@ template <class M, class N, std::size_t Size>
 struct std::common_type<cassette::elements<std::array<M, Size>>, cassette::elements<std::array<N, Size>>> {
     using type = cassette::elements<std::array<std::common_type_t<M, N>, Size>>;
 };
+
+#pragma GCC diagnostic pop

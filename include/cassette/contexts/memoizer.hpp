@@ -2,6 +2,7 @@
 // per argument list, including calls they make to themselves.
 #pragma once
 
+#include <cassette/detail/type_name.hpp>
 #include <cassette/overdub.hpp>
 
 #include <any>
@@ -9,7 +10,6 @@
 #include <map>
 #include <tuple>
 #include <type_traits>
-#include <typeindex>
 #include <unordered_map>
 
 namespace cassette::contexts {
@@ -55,13 +55,13 @@ private:
     template <class G, class R, class... X>
     std::map<std::tuple<X...>, R>& table() {
         using map_type = std::map<std::tuple<X...>, R>;
-        auto [it, inserted] = tables_.try_emplace(std::type_index(typeid(table_key<G, map_type>)));
+        auto [it, inserted] = tables_.try_emplace(cassette::detail::type_id<table_key<G, map_type>>());
         if (inserted)
             it->second = {map_type{}, [](std::any const& a) { return std::any_cast<map_type const&>(a).size(); }};
         return std::any_cast<map_type&>(it->second.map);
     }
 
-    std::unordered_map<std::type_index, table_entry> tables_;
+    std::unordered_map<void const*, table_entry> tables_;  // by detail::type_id
 };
 
 }  // namespace cassette::contexts

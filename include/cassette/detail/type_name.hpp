@@ -1,4 +1,5 @@
-// The readable name of a type, read off the compiler's pretty function signature.
+// The readable name of a type, read off the compiler's pretty function signature, and an
+// identity for types that needs no RTTI.
 #pragma once
 
 #include <string_view>
@@ -18,6 +19,16 @@ constexpr std::string_view type_name() noexcept {
     auto const first = s.find(open) + open.size();
     return s.substr(first, s.find(';', first) - first);
 #endif
+}
+
+// The address of type_key<T> identifies T where typeid(T) would, which -fno-rtti rules out.
+// A variable, not a constant: identical-code folding may merge constants, not variables.
+template <class T>
+inline char type_key;
+
+template <class T>
+void const* type_id() noexcept {
+    return &type_key<T>;
 }
 
 }  // namespace cassette::detail
