@@ -62,7 +62,7 @@ inline constexpr bool is_first_order_eigen<Eigen::AutoDiffScalar<D>> =
 // v^2 as each library computes it in the fewest instructions (measured, GCC 12 -O2; see
 // docs/ad-benchmarks.md):
 // - Cassette: the call node pow(v, 2), evaluated once (v * v would evaluate v's subtree
-//   twice), as the seed's rosenbrock writes it.
+//   twice), as the textbook Rosenbrock formula writes it.
 // - Eigen, first order: pow(v, 2), whose derivative is one scaled vector, not two.
 // - Boost's fvar (its pow is a general Taylor expansion), Ceres' Jet (pow(Jet, double)
 //   takes the general pow(Jet, Jet) path when nested) and nested Eigen (pow does not

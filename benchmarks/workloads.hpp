@@ -28,7 +28,7 @@ struct counter {
 };
 //]
 
-// --- rosenbrock over a std::vector<double> (the seed's example) ---------------------------
+// --- rosenbrock over a std::vector<double> ------------------------------------------------
 
 namespace dsl {
 //[rosenbrock

@@ -1,5 +1,5 @@
-// Hooks chosen by argument type, like the seed's "OH WOW, NUMERIC ARGUMENTS!": the more
-// constrained prehook wins for calls whose arguments are all numbers.
+// Hooks chosen by argument type, like Cassette.jl's "OH WOW, NUMERIC ARGUMENTS!" example: the
+// more constrained prehook wins for calls whose arguments are all numbers.
 #include <cassette/cassette.hpp>
 
 #include <concepts>

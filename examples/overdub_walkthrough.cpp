@@ -1,4 +1,4 @@
-// The seed's walk-through of overdub(Ctx(), /, 1, 2): the lowered body of a small function,
+// Cassette.jl's walk-through of overdub(Ctx(), /, 1, 2): the lowered body of a small function,
 // then the same body as overdub runs it, each call wrapped in prehook/overdub/posthook.
 #include <cassette/cassette.hpp>
 

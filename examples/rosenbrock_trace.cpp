@@ -1,4 +1,4 @@
-// Cassette's PrintCtx on the seed's rosenbrock: a printer context prints every call made
+// Trace logging of the Rosenbrock function: a printer context prints every call made
 // inside the function, recursively, while it runs.
 #include <cassette/cassette.hpp>
 

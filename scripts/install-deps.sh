@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
-# Installs the toolchain and libraries that the build needs (Debian 12, as root),
-# touching apt only when something is missing.
+# Installs the Debian 12 packages that a group of commands needs (as root), touching apt
+# only when something is missing:
+#   install-deps.sh examples   the library and its examples (scripts/run-examples.sh)
+#   install-deps.sh [tests]    everything the tests and benchmarks use (scripts/run-tests.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # libboost1.81-dev, not libboost-dev: the latter is Boost 1.74 and conflicts with it.
-# libeigen3-dev and libceres-dev: the peers of the AD benchmark and instruction counts.
-packages=(g++ cmake ninja-build libboost1.81-dev catch2 libbenchmark-dev valgrind clang-16 libeigen3-dev libceres-dev)
+examples=(g++ cmake ninja-build libboost1.81-dev)
+# Catch2 v2 and Google Benchmark; clang-16, the second compiler; valgrind for the
+# instruction counts; libeigen3-dev and libceres-dev, the peers of the AD benchmark and
+# instruction counts; git and pkg-config for the consumer tests; python3 for the
+# single-header amalgamation and the fuzzer's generator.
+tests=("${examples[@]}" catch2 libbenchmark-dev clang-16 valgrind libeigen3-dev libceres-dev
+       git pkg-config python3)
+
+case ${1:-tests} in
+  examples) packages=("${examples[@]}") ;;
+  tests) packages=("${tests[@]}") ;;
+  *) echo "usage: $0 [examples|tests]" >&2; exit 2 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

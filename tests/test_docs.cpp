@@ -1,6 +1,7 @@
-// Every code block in README.md and docs/ is a snippet of a compiled example or test, and equal to it:
-// a block is preceded by `<!-- snippet: PATH#NAME -->` and the source marks the snippet
-// with `//[NAME` ... `//]`. (scripts/update-doc-snippets.py rewrites the blocks.)
+// Every C++ and CMake code block in README.md and docs/ is a snippet of a compiled example or
+// test, or of a tested CMake project, and equal to it: a block is preceded by
+// `<!-- snippet: PATH#NAME -->` and the source marks the snippet with `//[NAME` ... `//]`
+// (in CMake, `#[NAME` ... `#]`). (scripts/update-doc-snippets.py rewrites the blocks.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -27,12 +28,14 @@ std::string trimmed(std::string const& s) {
     return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(" \t") - first + 1);
 }
 
-// The lines between `//[name` and `//]`, with their common indentation removed.
+// The lines between `//[name` and `//]` (`#[name` and `#]`), with their common indentation removed.
 std::vector<std::string> snippet(fs::path const& source, std::string const& name) {
     auto const lines = lines_of(source);
-    auto const open = std::find_if(lines.begin(), lines.end(), [&](auto const& l) { return trimmed(l) == "//[" + name; });
+    auto const open = std::find_if(lines.begin(), lines.end(), [&](auto const& l) {
+        return trimmed(l) == "//[" + name || trimmed(l) == "#[" + name;
+    });
     REQUIRE(open != lines.end());
-    auto const close = std::find_if(open + 1, lines.end(), [](auto const& l) { return trimmed(l) == "//]"; });
+    auto const close = std::find_if(open + 1, lines.end(), [](auto const& l) { return trimmed(l) == "//]" || trimmed(l) == "#]"; });
     REQUIRE(close != lines.end());
     std::vector<std::string> body(open + 1, close);
     std::size_t indent = std::string::npos;
@@ -54,7 +57,7 @@ TEST_CASE("every code block in docs/ is a compiled snippet, unchanged", "[docs]"
     for (auto const& page : pages) {
         auto const lines = lines_of(page);
         for (std::size_t i = 0; i != lines.size(); ++i) {
-            if (lines[i].rfind("```cpp", 0) != 0) continue;
+            if (lines[i].rfind("```cpp", 0) != 0 && lines[i].rfind("```cmake", 0) != 0) continue;
             INFO(page.filename().string() << ':' << i + 1);
             std::smatch m;
             REQUIRE(i > 0);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Forward-mode automatic differentiation as a context: values are tagged with their tangent,
 // and each primitive has a derivative rule. Nested differentiation is free of perturbation
 // confusion because every context's tag is distinct from its parent's, and a context computes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Cassette for C++: contextual call interception, compile-time passes and metadata
 // propagation over a traced-call DSL. The umbrella header.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The ready contexts, each a plain context built on overdub's public mechanism.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The traced-call DSL: traced functions and the special forms (self, call, if_, let, fold, sum).
 #pragma once
 

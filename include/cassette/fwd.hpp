@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The vocabulary every part of Cassette shares, declared without cycles.
 //
 // Definitions (see docs/definitions.md):

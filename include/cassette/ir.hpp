@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The IR: the node types a body is made of. Every node is a symbolic value, so builders and
 // passes make new nodes with the same operators and functions (see primitives.hpp).
 #pragma once

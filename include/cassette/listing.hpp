@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // code_lowered and code_overdubbed: a body as numbered statements, like Julia's @code_lowered.
 #pragma once
 

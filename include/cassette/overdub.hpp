@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // overdub: runs a traced function's body under a context, turning every call node
 // g(xs...) into prehook; overdub; posthook, recursively.
 #pragma once

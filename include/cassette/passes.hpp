@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Ready passes: constexpr function objects mapping a body to a new body, for a context's
 // `static constexpr auto pass = ...;`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The built-in primitives: operators, math, indexing, aggregates. Each is a function object
 // of type op::NAME_t that computes on plain values and records a call node on symbolic ones.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tagging: values carry metadata with respect to a context's tag, through overdubbed bodies.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Generic traversal of IR expressions: rebuilding a node from rewritten children,
 // ir::transform (bottom-up rewriting), and value equality of same-typed expressions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // call_counter: how many calls each callee received, by name.
 #pragma once
 

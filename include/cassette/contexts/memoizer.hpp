@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // memoizer(f, g, ...): remembers the results of the traced functions it was made with,
 // per argument list, including calls they make to themselves.
 #pragma once

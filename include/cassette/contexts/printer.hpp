@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // printer: one line `name(args...)` per call, like Cassette's PrintCtx.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // profiler: calls and inclusive wall time per traced function.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // tracer: the nested call tree of a run, like Cassette's TraceCtx. Each node records the
 // callee's name, its arguments and result (as text) and the calls made inside it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A string usable as a template argument: the names of traced functions and of get<I>.
 #pragma once
 

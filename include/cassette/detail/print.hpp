@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // How ready contexts write values: numbers and strings as streams do, callables by name,
 // ranges as [a, b], aggregates as {a, b} (Boost.PFR), anything else by its type's name.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A flat tuple for the evaluator: aggregate initialisation fixes left-to-right evaluation
 // of the elements, and references stay references (arguments bind without copies).
 #pragma once

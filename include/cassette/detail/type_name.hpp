@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The readable name of a type, read off the compiler's pretty function signature, and an
 // identity for types that needs no RTTI.
 #pragma once
