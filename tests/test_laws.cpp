@@ -101,7 +101,7 @@ LAW_CASE(sqrt, 1, c::sqrt(x), std::sqrt(x), opaque(0.4), opaque(0.9))
 LAW_CASE(cbrt, 1, c::cbrt(x), std::cbrt(x), opaque(0.4), opaque(0.9))
 LAW_CASE(pow_int, 1, c::pow(x, y), std::pow(x, y), opaque(0.4), opaque(3))
 LAW_CASE(pow_real, 1, c::pow(x, y), std::pow(x, y), opaque(0.4), opaque(3.5))
-// Constant exponents, which strength_reduction rewrites (2 to x * x, 0.5 to sqrt(x)).
+// Constant exponents, which strength_reduction looks at (2 becomes square(x); 0.5 stays, as sqrt differs at -0).
 LAW_CASE(pow_two, 1, c::pow(x, 2), std::pow(x, 2), opaque(0.4), opaque(0.9))
 LAW_CASE(pow_half, 1, c::pow(x, 0.5), std::pow(x, 0.5), opaque(0.4), opaque(0.9))
 // std::pow(int or float, int) computes in double; 46341^2 overflows an int.
