@@ -59,8 +59,7 @@ struct counter {
 using fvar = decltype(boost::math::differentiation::make_fvar<double, 2>(0.0));
 
 // The math a twin computes with: what cassette documents, std::NAME on plain values, found
-// with `using std::NAME` so that Boost's overloads serve fvar. Boost.Math autodiff has no
-// log1p, expm1, cbrt, hypot, min or max: for fvar, the same functions by their definitions.
+// with `using std::NAME` so that Boost's overloads serve fvar.
 namespace math {
 #define FUZZ_MATH1(NAME)               \
     inline auto NAME(auto const& x) {  \
@@ -73,38 +72,62 @@ namespace math {
         return NAME(a, b);                          \
     }
 FUZZ_MATH1(sin) FUZZ_MATH1(cos) FUZZ_MATH1(tan) FUZZ_MATH1(asin) FUZZ_MATH1(acos) FUZZ_MATH1(atan)
-FUZZ_MATH1(sinh) FUZZ_MATH1(cosh) FUZZ_MATH1(tanh) FUZZ_MATH1(exp) FUZZ_MATH1(log) FUZZ_MATH1(sqrt)
-FUZZ_MATH1(abs) FUZZ_MATH1(floor) FUZZ_MATH1(ceil) FUZZ_MATH2(atan2) FUZZ_MATH2(pow)
+FUZZ_MATH1(sinh) FUZZ_MATH1(cosh) FUZZ_MATH1(exp) FUZZ_MATH1(log) FUZZ_MATH1(sqrt) FUZZ_MATH1(abs)
+FUZZ_MATH1(floor) FUZZ_MATH1(ceil) FUZZ_MATH2(atan2) FUZZ_MATH2(pow)
 #undef FUZZ_MATH1
 #undef FUZZ_MATH2
 
+template <class X>
+double value(X const& x) {
+    if constexpr (std::is_same_v<X, fvar>)
+        return x.derivative(0);
+    else
+        return double(x);
+}
+
+// Boost.Math autodiff has no log1p, expm1, cbrt, hypot, min or max, and computes tanh as
+// (exp(2 x) - 1) / (exp(2 x) + 1): on fvar, the twin computes them by such definitions,
+// whose derivatives are the same, with the value std::NAME gives (set_root), as cassette's
+// rules do. Values an ulp apart would move the derivatives of what follows by far more than
+// 1e-12 where that is ill-conditioned: cos(u) near a zero of cos, say.
+inline fvar with_value(fvar y, double v) {
+    return y.set_root(v);
+}
+
+template <class X>
+auto tanh(X const& x) {
+    if constexpr (std::is_arithmetic_v<X>)
+        return std::tanh(x);
+    else
+        return with_value(boost::math::differentiation::detail::tanh(x), std::tanh(value(x)));
+}
 template <class X>
 auto log1p(X const& x) {
     if constexpr (std::is_arithmetic_v<X>)
         return std::log1p(x);
     else
-        return log(1.0 + x);
+        return with_value(log(1.0 + x), std::log1p(value(x)));
 }
 template <class X>
 auto expm1(X const& x) {
     if constexpr (std::is_arithmetic_v<X>)
         return std::expm1(x);
     else
-        return exp(x) - 1.0;
+        return with_value(exp(x) - 1.0, std::expm1(value(x)));
 }
 template <class X>
 auto cbrt(X const& x) {
     if constexpr (std::is_arithmetic_v<X>)
         return std::cbrt(x);
     else
-        return x < 0.0 ? X(-pow(-x, 1.0 / 3)) : X(pow(x, 1.0 / 3));
+        return with_value(x < 0.0 ? -pow(-x, 1.0 / 3) : pow(x, 1.0 / 3), std::cbrt(value(x)));
 }
 template <class A, class B>
 auto hypot(A const& a, B const& b) {
     if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
         return std::hypot(a, b);
     else
-        return sqrt(a * a + b * b);
+        return with_value(sqrt(a * a + b * b), std::hypot(value(a), value(b)));
 }
 // cassette's min and max: the first argument at ties, the common type.
 template <class A, class B>
