@@ -156,6 +156,8 @@ inline constexpr auto indirect_derivative_twice = cassette::function([](auto x) 
     return indirect_derivative(x) + indirect_derivative(x);
 });
 
+inline constexpr auto to_the = cassette::function<"to_the">([](auto x, auto n) { return cassette::pow(x, n); });
+
 // ----
 
 }  // namespace regression_tests
@@ -385,4 +387,21 @@ TEST_CASE("cse leaves a derivative that has a side effect alone", "[regression]"
     shared_counter shared;
     CHECK(cassette::overdub(shared, indirect_derivative_twice, 1.5) == 3.0);
     CHECK(bumps == 2);
+}
+
+TEST_CASE("pow's derivative at exponent 0 is 0, also at base 0", "[regression]") {
+    // Found by the fuzzer (seed 102, program 88): d/dx x^0 came out 0 * 0^-1 = NaN at x = 0.
+    // x^0 = 1 whatever x: every derivative is 0.
+    CHECK(ad::derivative([](auto x) { return to_the(x, 0); }, 0.0) == 0.0);
+    CHECK(ad::derivative([](auto x) { return to_the(x, 0.0); }, 0.0) == 0.0);
+    CHECK(ad::derivative([](auto x) { return to_the(x, 0); }, 3.0) == 0.0);
+    CHECK(ad::gradient([](auto p) { return to_the(cassette::get<0>(p), 0) * cassette::get<1>(p); }, point{0.0, 2.0}).x == 0.0);
+    // x^1 = x: first derivative 1, second 0, at x = 0 too (whose rule takes x^0's derivative).
+    auto const first = [](auto x) { return ad::derivative([](auto y) { return to_the(y, 1); }, x); };
+    CHECK(first(0.0) == 1.0);
+    CHECK(ad::derivative(first, 0.0) == 0.0);
+    // x^2: 2x and 2, at 0.
+    auto const slope = [](auto x) { return ad::derivative([](auto y) { return to_the(y, 2); }, x); };
+    CHECK(slope(0.0) == 0.0);
+    CHECK(ad::derivative(slope, 0.0) == 2.0);
 }

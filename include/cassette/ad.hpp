@@ -348,9 +348,11 @@ CASSETTE_DETAIL_RULE1(square, return dual{p(op::square, a.v), p.mul(a.d, 2, a.v)
 CASSETTE_DETAIL_RULE1(cbrt, auto const v = p(op::cbrt, a.v);
                       return dual{v, p.div(a.d, p(op::mul, 3.0, p(op::mul, v, v)))};)
 // d(a^b) = b a^(b-1) da + a^b log(a) db; the log term only when b carries a tangent, so a
-// constant exponent works for negative a.
+// constant exponent works for negative a. a^0 is 1 for every a: its da term is 0, also at
+// a = 0, where b a^(b-1) is 0 * inf.
 CASSETTE_DETAIL_RULE(pow, auto const v = p(op::pow, a.v, b.v);
-                     auto const da = p.mul(a.d, b.v, p(op::pow, a.v, p(op::sub, b.v, 1)));
+                     auto const da = p.select(cassette::detail::primal(b.v) == 0, zero{},
+                                              p.mul(a.d, b.v, p(op::pow, a.v, p(op::sub, b.v, 1))));
                      if constexpr (detail::is_zero<decltype(b.d)>) return dual{v, da};
                      else return dual{v, p.add(da, p.mul(b.d, p(op::mul, v, p(op::log, a.v))))};)
 // Kinks: abs'(0) = +1 (the right derivative); floor and ceil have derivative 0 (everywhere
