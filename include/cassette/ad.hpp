@@ -416,9 +416,15 @@ template <class Id, class Body, class At>
 struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
     Body body;
     At at;
+    static constexpr std::string_view name = "derivative";
+
     constexpr derivative_node(Body b, At a) : body(b), at(a) {}
 
     constexpr auto children() const { return boost::hana::make_tuple(body, at); }
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(body, at);
+    }
     template <class B, class A>
     constexpr auto with_children(B const& b, A const& a) const {
         return derivative_node<Id, B, A>{b, a};

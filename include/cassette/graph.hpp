@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: BSL-1.0
+// Computation graphs: static_graph, a body's call graph from its type alone, as a constant.
+#pragma once
+
+#include <cassette/detail/print.hpp>
+#include <cassette/detail/type_name.hpp>
+#include <cassette/function.hpp>
+#include <cassette/transform.hpp>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace cassette::graph {
+
+enum class node_kind : unsigned char {
+    parameter,  // a parameter of the traced function (or of a nested one, fed by its argument)
+    constant,   // a plain value embedded in the body
+    variable,   // a fold's index or accumulator, or a variable a node kind of its own binds
+    call,       // a call; for a traced callee, fed by the result of its body's cluster
+    form,       // the result of if_, fold or a node kind of its own, fed by its parts
+};
+
+enum class cluster_kind : unsigned char { traced, if_, then_, else_, let, fold, form };
+
+// A fixed-capacity list of node indices: a node's inputs.
+template <std::size_t Capacity>
+struct index_list {
+    std::array<std::size_t, Capacity> items{};
+    std::size_t count = 0;
+
+    constexpr void push_back(std::size_t i) { items[count++] = i; }
+    constexpr std::size_t size() const noexcept { return count; }
+    constexpr bool empty() const noexcept { return count == 0; }
+    constexpr std::size_t operator[](std::size_t k) const { return items[k]; }
+    constexpr std::size_t const* begin() const noexcept { return items.data(); }
+    constexpr std::size_t const* end() const noexcept { return items.data() + count; }
+};
+
+template <std::size_t MaxInputs>
+struct node {
+    std::string_view name;  // the callee's name; "_1", "_2", ... for parameters
+    node_kind kind{};
+    std::string_view type;  // the value type of parameters and constants
+    index_list<MaxInputs> inputs;
+    std::size_t cluster = 0;  // 0: the graph's own body
+    // Constants only: their value, written by to_dot.
+    void const* value = nullptr;
+    std::string (*write)(void const*) = nullptr;
+};
+
+// A labelled subgraph: a traced function's body, an if_ and its branches, a let, a fold.
+struct cluster {
+    std::string_view label;  // the traced function's or the node kind's name
+    cluster_kind kind{};
+    std::size_t parent = 0;
+    std::size_t first = 0, last = 0;  // a fold's bounds, as node indices
+};
+
+template <std::size_t Nodes, std::size_t Clusters, std::size_t MaxInputs>
+struct basic_static_graph {
+    std::string_view name;
+    std::array<node<MaxInputs>, Nodes> nodes_{};
+    std::array<cluster, Clusters> clusters_{};  // [0] is the body itself
+    std::size_t result_ = 0;
+
+    constexpr auto const& nodes() const noexcept { return nodes_; }
+    constexpr auto const& clusters() const noexcept { return clusters_; }
+    // The index of the node whose value the function returns.
+    constexpr std::size_t result() const noexcept { return result_; }
+
+    std::string to_dot() const;
+};
+
+namespace detail {
+
+template <class T>
+std::string write_constant(void const* value) {
+    return cassette::detail::to_string(*static_cast<T const*>(value));
+}
+
+// Counts what a walk adds, to size the graph.
+struct counter {
+    std::size_t nodes = 0, clusters = 1, max_inputs = 1;
+
+    template <class... I>
+    constexpr std::size_t add(std::string_view, node_kind, std::string_view, std::size_t, I...) {
+        if (sizeof...(I) > max_inputs) max_inputs = sizeof...(I);
+        return nodes++;
+    }
+    // Only a fold's accumulator gets an input later, its second, and the fold's node has four.
+    constexpr void add_input(std::size_t, std::size_t) {}
+    constexpr void set_value(std::size_t, void const*, std::string (*)(void const*)) {}
+    constexpr std::size_t add_cluster(std::string_view, cluster_kind, std::size_t, std::size_t = 0, std::size_t = 0) {
+        return clusters++;
+    }
+};
+
+template <class Graph>
+struct filler {
+    Graph& g;
+    std::size_t nodes = 0, clusters = 1;
+
+    template <class... I>
+    constexpr std::size_t add(std::string_view name, node_kind kind, std::string_view type, std::size_t in,
+                              I... inputs) {
+        auto& n = g.nodes_[nodes];
+        n.name = name;
+        n.kind = kind;
+        n.type = type;
+        n.cluster = in;
+        (n.inputs.push_back(inputs), ...);
+        return nodes++;
+    }
+    constexpr void add_input(std::size_t to, std::size_t from) { g.nodes_[to].inputs.push_back(from); }
+    constexpr void set_value(std::size_t i, void const* value, std::string (*write)(void const*)) {
+        g.nodes_[i].value = value;
+        g.nodes_[i].write = write;
+    }
+    constexpr std::size_t add_cluster(std::string_view label, cluster_kind kind, std::size_t parent,
+                                      std::size_t first = 0, std::size_t last = 0) {
+        g.clusters_[clusters] = {label, kind, parent, first, last};
+        return clusters++;
+    }
+};
+
+inline constexpr std::size_t unbound = std::size_t(-1);
+
+// "_1", "_2", ...: parameters as listings write them.
+template <std::size_t I>
+struct parameter_name {
+    static constexpr auto spelled = [] {
+        struct {
+            char data[24]{};
+            std::size_t size = 0;
+        } r;
+        r.data[r.size++] = '_';
+        std::size_t digits = 1;
+        for (std::size_t v = I + 1; v >= 10; v /= 10) ++digits;
+        for (std::size_t k = digits, v = I + 1; k != 0; --k, v /= 10) r.data[r.size + k - 1] = char('0' + v % 10);
+        r.size += digits;
+        return r;
+    }();
+    static constexpr std::string_view value{spelled.data, spelled.size};
+};
+
+// The node indices of the variables bound around a node, innermost first.
+struct no_bindings {};
+template <class Id, class Outer>
+struct bindings {
+    using id = Id;
+    std::size_t index[2];
+    Outer outer;
+};
+
+template <class Id, std::size_t K, class B>
+constexpr std::size_t bound_node(B const& b) {
+    if constexpr (std::is_same_v<B, no_bindings>)
+        return unbound;
+    else if constexpr (std::is_same_v<typename B::id, Id>)
+        return b.index[K];
+    else
+        return detail::bound_node<Id, K>(b.outer);
+}
+
+// Where a walk is: the traced function being drawn (Self, for self calls), the nodes standing
+// for its parameters, the enclosing bindings and the cluster new nodes go to.
+template <class Self, std::size_t Arity, class Bound>
+struct place {
+    std::array<std::size_t, Arity> params;
+    Bound bound;
+    std::size_t cluster;
+
+    constexpr place in(std::size_t c) const { return {params, bound, c}; }
+    template <class Id>
+    constexpr auto bind(std::size_t first, std::size_t second = unbound) const {
+        return place<Self, Arity, bindings<Id, Bound>>{params, {{first, second}, bound}, cluster};
+    }
+};
+
+// Each walk adds the nodes of one IR node to the sink and returns the index of its value's node.
+// Every node is reached by reference into a body stored as a constant, so a constant's
+// address stays valid in the graph.
+template <class Sink, std::size_t I, class P>
+constexpr std::size_t walk(Sink&, ir::param<I> const&, P const& at) {
+    return at.params[I];
+}
+
+template <class Sink, class T, class P>
+constexpr std::size_t walk(Sink& s, ir::constant<T> const& c, P const& at) {
+    std::size_t const k = s.add("constant", node_kind::constant, cassette::detail::type_name<T>(), at.cluster);
+    s.set_value(k, &c.value, &detail::write_constant<T>);
+    return k;
+}
+
+template <class Sink, class Id, std::size_t K, class P>
+constexpr std::size_t walk(Sink& s, ir::var<Id, K> const&, P const& at) {
+    std::size_t const k = detail::bound_node<Id, K>(at.bound);
+    return k != unbound ? k : s.add("var", node_kind::variable, "", at.cluster);
+}
+
+template <class Sink, class F, class... Args, class Self, std::size_t A, class B>
+constexpr std::size_t walk(Sink& s, ir::call<F, Args...> const& c, place<Self, A, B> const& at) {
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        if constexpr (ir::expression<F>) {  // a higher-order call: the callee is its first input
+            std::size_t const callee = detail::walk(s, c.fn, at);
+            std::array<std::size_t, sizeof...(J)> const in{detail::walk(s, boost::hana::at_c<J>(c.args), at)...};
+            return s.add("call", node_kind::call, "", at.cluster, callee, in[J]...);
+        } else {
+            std::array<std::size_t, sizeof...(J)> const in{detail::walk(s, boost::hana::at_c<J>(c.args), at)...};
+            if constexpr (std::is_same_v<F, ir::self_t>) {
+                return s.add(Self::name, node_kind::call, "", at.cluster, in[J]...);
+            } else if constexpr (traced_function<F>) {
+                std::size_t const cl = s.add_cluster(F::name, cluster_kind::traced, at.cluster);
+                place<F, sizeof...(J), no_bindings> const inside{
+                    {s.add(parameter_name<J>::value, node_kind::parameter, "", cl, in[J])...}, {}, cl};
+                std::size_t const result = detail::walk(s, F::template body<sizeof...(J)>, inside);
+                return s.add(F::name, node_kind::call, "", at.cluster, result);
+            } else {
+                return s.add(cassette::name_of(c.fn), node_kind::call, "", at.cluster, in[J]...);
+            }
+        }
+    }(std::index_sequence_for<Args...>{});
+}
+
+template <class Sink, class C, class T, class E, class P>
+constexpr std::size_t walk(Sink& s, ir::conditional<C, T, E> const& n, P const& at) {
+    std::size_t const cond = detail::walk(s, n.cond, at);
+    std::size_t const cl = s.add_cluster("if_", cluster_kind::if_, at.cluster);
+    std::size_t const then_value = detail::walk(s, n.then_, at.in(s.add_cluster("then", cluster_kind::then_, cl)));
+    std::size_t const else_value = detail::walk(s, n.else_, at.in(s.add_cluster("else", cluster_kind::else_, cl)));
+    return s.add("if_", node_kind::form, "", at.cluster, cond, then_value, else_value);
+}
+
+template <class Sink, class Id, class V, class B, class P>
+constexpr std::size_t walk(Sink& s, ir::let_in<Id, V, B> const& n, P const& at) {
+    auto const inside = at.in(s.add_cluster("let", cluster_kind::let, at.cluster));
+    std::size_t const value = detail::walk(s, n.value, inside);
+    return detail::walk(s, n.body, inside.template bind<Id>(value));
+}
+
+template <class Sink, class Id, class F, class L, class I, class B, class P>
+constexpr std::size_t walk(Sink& s, ir::loop<Id, F, L, I, B> const& n, P const& at) {
+    std::size_t const first = detail::walk(s, n.first, at);
+    std::size_t const last = detail::walk(s, n.last, at);
+    std::size_t const init = detail::walk(s, n.init, at);
+    std::size_t const cl = s.add_cluster("fold", cluster_kind::fold, at.cluster, first, last);
+    std::size_t const index = s.add("i", node_kind::variable, "", cl, first, last);
+    std::size_t const acc = s.add("acc", node_kind::variable, "", cl, init);
+    std::size_t const next = detail::walk(s, n.body, at.in(cl).template bind<Id>(index, acc));
+    s.add_input(acc, next);
+    return s.add("fold", node_kind::form, "", at.cluster, first, last, init, next);
+}
+
+// Node kinds defined outside the IR (ad::derivative's): a cluster named after the kind,
+// holding its children, and a node fed by them.
+template <class Sink, ir::extension_node N, class P>
+constexpr std::size_t walk(Sink& s, N const& n, P const& at) {
+    auto const inside = at.in(s.add_cluster(N::name, cluster_kind::form, at.cluster));
+    return n.visit_children([&](auto const&... child) {
+        std::array<std::size_t, sizeof...(child)> const in{detail::walk(s, child, inside)...};
+        return [&]<std::size_t... J>(std::index_sequence<J...>) {
+            return s.add(N::name, node_kind::form, "", at.cluster, in[J]...);
+        }(std::make_index_sequence<sizeof...(child)>{});
+    });
+}
+
+template <class F, class... A, class Sink>
+constexpr std::size_t walk_function(Sink& s) {
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        place<F, sizeof...(A), no_bindings> const top{
+            {s.add(parameter_name<J>::value, node_kind::parameter, cassette::detail::type_name<A>(), 0)...}, {}, 0};
+        return detail::walk(s, F::template body<sizeof...(A)>, top);
+    }(std::index_sequence_for<A...>{});
+}
+
+template <class F, class... A>
+struct graph_of {
+    static constexpr counter sizes = [] {
+        counter c;
+        detail::walk_function<F, A...>(c);
+        return c;
+    }();
+    using type = basic_static_graph<sizes.nodes, sizes.clusters, sizes.max_inputs>;
+    static constexpr type value = [] {
+        type g{};
+        g.name = F::name;
+        g.clusters_[0] = {F::name, cluster_kind::traced, 0};
+        filler<type> fill{g};
+        g.result_ = detail::walk_function<F, A...>(fill);
+        return g;
+    }();
+};
+
+// Graphviz text, written with the conventions of record's graphs too.
+std::string quoted(std::string_view text);
+
+template <class Graph>
+std::string node_text(Graph const& g, std::size_t i) {
+    auto const& n = g.nodes()[i];
+    if (n.kind == node_kind::constant) return n.write(n.value);
+    if (n.kind == node_kind::call || n.kind == node_kind::form) return std::string(n.name) + "(…)";
+    return std::string(n.name);
+}
+
+template <class Graph>
+void write_cluster(std::string& out, Graph const& g, std::size_t c, std::size_t depth) {
+    std::string const indent(2 * depth, ' ');
+    for (std::size_t i = 0; i != g.nodes().size(); ++i) {
+        auto const& n = g.nodes()[i];
+        if (n.cluster != c) continue;
+        std::string label = n.kind == node_kind::constant ? n.write(n.value) : std::string(n.name);
+        if (!n.type.empty()) label += " : " + std::string(n.type);
+        char const* shape = n.kind == node_kind::parameter  ? "ellipse"
+                            : n.kind == node_kind::constant ? "plaintext"
+                            : n.kind == node_kind::variable ? "diamond"
+                            : n.kind == node_kind::form     ? "hexagon"
+                                                            : "box";
+        out += indent + "n" + std::to_string(i) + " [label=" + detail::quoted(label) + ", shape=" + shape;
+        if (i == g.result()) out += ", peripheries=2, xlabel=\"result\"";
+        out += "];\n";
+    }
+    for (std::size_t k = 1; k != g.clusters().size(); ++k) {
+        auto const& sub = g.clusters()[k];
+        if (sub.parent != c) continue;
+        std::string label(sub.label);
+        if (sub.kind == cluster_kind::fold)
+            label += " i in [" + detail::node_text(g, sub.first) + ", " + detail::node_text(g, sub.last) + ")";
+        out += indent + "subgraph cluster_" + std::to_string(k) + " {\n" + indent + "  label=" + detail::quoted(label) +
+               ";\n";
+        detail::write_cluster(out, g, k, depth + 1);
+        out += indent + "}\n";
+    }
+}
+
+inline std::string quoted(std::string_view text) {
+    std::string q = "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\') q += '\\';
+        q += ch;
+    }
+    return q + '"';
+}
+
+}  // namespace detail
+
+// Parameters are ellipses, constants plain text with their types, calls boxes, if_ and
+// fold hexagons fed by their parts, fold variables diamonds; the result has a double border.
+template <std::size_t N, std::size_t C, std::size_t K>
+std::string basic_static_graph<N, C, K>::to_dot() const {
+    std::string out = "digraph " + detail::quoted(name) + " {\n  label=" + detail::quoted(name) + ";\n";
+    detail::write_cluster(out, *this, 0, 1);
+    for (std::size_t i = 0; i != N; ++i) {
+        auto const& inputs = nodes_[i].inputs;
+        for (std::size_t k = 0; k != inputs.size(); ++k) {
+            out += "  n" + std::to_string(inputs[k]) + " -> n" + std::to_string(i);
+            if (inputs.size() > 1) out += " [headlabel=\"" + std::to_string(k + 1) + "\"]";  // operand order
+            out += ";\n";
+        }
+    }
+    return out + "}\n";
+}
+
+// The call graph of f's body for arguments of these types, from the body's type alone: a
+// constant, so `static_assert(static_graph(f, 1.0).nodes().size() == 7)` holds where it holds.
+// Nested traced functions are expanded into clusters, fed through their parameters' nodes;
+// self calls are drawn as calls.
+template <traced_function F, class... A>
+constexpr auto static_graph(F const&, A const&...) {
+    return detail::graph_of<F, std::remove_cvref_t<A>...>::value;
+}
+
+}  // namespace cassette::graph

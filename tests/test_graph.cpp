@@ -1,0 +1,171 @@
+// static_graph: node lists counted by hand from each body, and every graph's DOT text
+// checked by Graphviz's own parser (dot -Tsvg).
+#include <cassette/cassette.hpp>
+#include <cassette/graph.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using cassette::graph::node_kind;
+using cassette::graph::static_graph;
+
+// Each node as "name(input, input)", in order: what the expectations below are written as.
+template <class Graph>
+std::vector<std::string> spelled(Graph const& g) {
+    std::vector<std::string> out;
+    for (auto const& n : g.nodes()) {
+        std::string s(n.name);
+        s += '(';
+        for (std::size_t k = 0; k != n.inputs.size(); ++k) s += (k ? ", " : "") + std::to_string(n.inputs[k]);
+        out.push_back(s + ')');
+    }
+    return out;
+}
+
+// Graphviz must accept the text: dot exits with 0 only for a graph it could lay out.
+template <class Graph>
+std::string checked_dot(Graph const& g, std::string const& file) {
+    std::string const dot = g.to_dot();
+    std::ofstream(file + ".dot") << dot;
+    std::string const command = "dot -Tsvg " + file + ".dot -o " + file + ".svg";
+    INFO(dot);
+    REQUIRE(std::system(command.c_str()) == 0);
+    return dot;
+}
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+inline constexpr auto identity = cassette::function<"identity">([](auto x) { return x; });
+inline constexpr auto answer = cassette::function<"answer">([](auto) { return 42; });
+inline constexpr auto first = cassette::function<"first">([](auto p) { return cassette::get<0>(p); });
+
+}  // namespace
+
+TEST_CASE("the graphs of a parameter, a constant and an accessor") {
+    constexpr auto g = static_graph(identity, 1.0);
+    static_assert(g.nodes().size() == 1 && g.result() == 0);
+    static_assert(g.nodes()[0].name == "_1" && g.nodes()[0].type == "double");
+    static_assert(g.nodes()[0].kind == node_kind::parameter);
+
+    constexpr auto k = static_graph(answer, 1.0);
+    static_assert(k.nodes().size() == 2 && k.result() == 1);
+    static_assert(k.nodes()[1].kind == node_kind::constant && k.nodes()[1].type == "int");
+    CHECK(spelled(k) == std::vector<std::string>{"_1()", "constant()"});
+
+    constexpr auto a = static_graph(first, std::array<double, 2>{});
+    CHECK(spelled(a) == std::vector<std::string>{"_1()", "get<0>(0)"});
+    CHECK(a.result() == 1);
+
+    CHECK(contains(checked_dot(g, "graph_identity"), R"(n0 [label="_1 : double", shape=ellipse, peripheries=2)"));
+    CHECK(contains(checked_dot(k, "graph_answer"), R"(n1 [label="42 : int", shape=plaintext, peripheries=2)"));
+    checked_dot(a, "graph_first");
+}
+
+namespace {
+inline constexpr auto sq = cassette::function<"sq">([](auto x) { return x * x; });
+inline constexpr auto banana = cassette::function<"banana">([](auto x, auto y) {
+    return sq(x - 1.0) + 100.0 * sq(y - sq(x));
+});
+}  // namespace
+
+TEST_CASE("a nested traced function is a cluster fed through its parameters") {
+    constexpr auto g = static_graph(banana, 1.0, 2.0);
+    static_assert(g.nodes().size() == 17 && g.result() == 16);
+    static_assert(g.clusters().size() == 4);  // the body and one per call to sq
+    // Arguments are drawn before the call, left to right; sq's parameter is fed by its argument
+    // and its body's result feeds the call node.
+    CHECK(spelled(g) == std::vector<std::string>{
+                            "_1()", "_2()", "constant()", "-(0, 2)",        // x - 1.0
+                            "_1(3)", "*(4, 4)", "sq(5)",                    // sq(x - 1.0)
+                            "constant()",                                   // 100.0
+                            "_1(0)", "*(8, 8)", "sq(9)",                    // sq(x)
+                            "-(1, 10)", "_1(11)", "*(12, 12)", "sq(13)",    // sq(y - sq(x))
+                            "*(7, 14)", "+(6, 15)"});
+    for (std::size_t i : {4, 5, 8, 9, 12, 13}) CHECK(g.nodes()[i].cluster != 0);
+    for (std::size_t i : {0, 1, 3, 6, 10, 11, 14, 15, 16}) CHECK(g.nodes()[i].cluster == 0);
+
+    std::string const dot = checked_dot(g, "graph_banana");
+    CHECK(contains(dot, "subgraph cluster_1 {\n    label=\"sq\";"));
+    CHECK(contains(dot, R"(n2 [label="1 : double", shape=plaintext])"));
+    CHECK(contains(dot, R"(n3 -> n4;)"));
+}
+
+namespace {
+inline constexpr auto twice_or_square = cassette::function<"twice_or_square">([](auto x) {
+    return cassette::let(x * 2, [](auto t) { return cassette::if_(t < 1, t, t * t); });
+});
+}  // namespace
+
+TEST_CASE("let and if_ are labelled subgraphs; a let variable is its value's node") {
+    constexpr auto g = static_graph(twice_or_square, 1);
+    static_assert(g.nodes().size() == 7);
+    CHECK(spelled(g) == std::vector<std::string>{"_1()", "constant()", "*(0, 1)", "constant()", "<(2, 3)",
+                                                 "*(2, 2)", "if_(4, 2, 5)"});
+    CHECK(g.result() == 6);
+    std::string const dot = checked_dot(g, "graph_let_if");
+    CHECK(contains(dot, R"(label="let";)"));
+    CHECK(contains(dot, R"(label="if_";)"));
+    CHECK(contains(dot, R"(label="then";)"));
+    CHECK(contains(dot, R"(label="else";)"));
+}
+
+namespace {
+//[graph_rosenbrock
+inline constexpr auto rosenbrock = cassette::function<"rosenbrock">([](auto x) {
+    return cassette::sum(0, cassette::length(x) - 1, [=](auto i) {
+        return cassette::pow(1.0 - x[i], 2) + 100.0 * cassette::pow(x[i + 1] - cassette::pow(x[i], 2), 2);
+    });
+});
+//]
+}  // namespace
+
+TEST_CASE("a fold is a subgraph labelled with its bounds, its accumulator fed back") {
+    constexpr auto g = static_graph(rosenbrock, std::vector<double>{});
+    static_assert(g.nodes().size() == 27 && g.result() == 26);
+    CHECK(spelled(g) == std::vector<std::string>{
+                            "_1()", "constant()", "length(0)", "constant()", "-(2, 3)",  // 0, length(x) - 1
+                            "constant()",                                                // init 0
+                            "i(1, 4)", "acc(5, 25)",                                     // bound by the fold
+                            "constant()", "getindex(0, 6)", "-(8, 9)", "constant()", "pow(10, 11)",
+                            "constant()",                                                // 100.0
+                            "constant()", "+(6, 14)", "getindex(0, 15)",                 // x[i + 1]
+                            "getindex(0, 6)", "constant()", "pow(17, 18)", "-(16, 19)",
+                            "constant()", "pow(20, 21)", "*(13, 22)", "+(12, 23)",
+                            "+(7, 24)",                                                  // acc + term(i)
+                            "fold(1, 4, 5, 25)"});
+    std::string const dot = checked_dot(g, "graph_rosenbrock");
+    CHECK(contains(dot, R"x(label="fold i in [0, -(…))";)x"));
+    CHECK(contains(dot, R"(n0 [label="_1 : std::vector<double>", shape=ellipse];)"));
+    CHECK(contains(dot, R"(n25 -> n7 [headlabel="2"];)"));  // the accumulator's next value
+}
+
+namespace {
+inline constexpr auto fib = cassette::function<"fib">([](auto n) {
+    return cassette::if_(n < 2, n, cassette::self(n - 1) + cassette::self(n - 2));
+});
+inline constexpr auto x_sin_x = cassette::function<"x_sin_x">([](auto x) { return x * cassette::sin(x); });
+}  // namespace
+
+TEST_CASE("self calls are calls; a derivative is a subgraph around its body") {
+    constexpr auto g = static_graph(fib, 10);
+    static_assert(g.nodes().size() == 11);
+    CHECK(spelled(g) == std::vector<std::string>{"_1()", "constant()", "<(0, 1)", "constant()", "-(0, 3)",
+                                                 "fib(4)", "constant()", "-(0, 6)", "fib(7)", "+(5, 8)",
+                                                 "if_(2, 0, 9)"});
+    checked_dot(g, "graph_fib");
+
+    constexpr auto d = static_graph(cassette::ad::derivative(x_sin_x), 1.0);
+    // The variable of differentiation, x_sin_x's cluster, the point: the top parameter.
+    CHECK(spelled(d) == std::vector<std::string>{"_1()", "var()", "_1(1)", "sin(2)", "*(2, 3)", "x_sin_x(4)",
+                                                 "derivative(5, 0)"});
+    CHECK(d.result() == 6);
+    CHECK(contains(checked_dot(d, "graph_derivative"), R"(label="derivative";)"));
+}
