@@ -13,4 +13,5 @@
 #include <cassette/passes.hpp>
 #include <cassette/listing.hpp>
 #include <cassette/contexts.hpp>
+#include <cassette/graph.hpp>
 #include <cassette/ad.hpp>

@@ -360,8 +360,11 @@ std::string basic_static_graph<N, C, K>::to_dot() const {
         auto const& inputs = nodes_[i].inputs;
         for (std::size_t k = 0; k != inputs.size(); ++k) {
             out += "  n" + std::to_string(inputs[k]) + " -> n" + std::to_string(i);
-            if (inputs.size() > 1) out += " [headlabel=\"" + std::to_string(k + 1) + "\"]";  // operand order
-            out += ";\n";
+            std::string attributes;
+            if (inputs.size() > 1) attributes = "headlabel=\"" + std::to_string(k + 1) + "\"";  // operand order
+            if (inputs[k] > i) attributes += ", constraint=false";  // a fold's accumulator fed back
+            if (attributes.starts_with(", ")) attributes.erase(0, 2);
+            out += attributes.empty() ? ";\n" : " [" + attributes + "];\n";
         }
     }
     return out + "}\n";
