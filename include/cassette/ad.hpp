@@ -5,10 +5,11 @@
 // its primal and tangent arithmetic by overdubbing it in its parent.
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
-#include <boost/hana/tuple.hpp>
+#include <boost/hana/basic_tuple.hpp>
 
 #include <algorithm>
 #include <array>
@@ -67,13 +68,12 @@ struct arithmetic {
     Parent& parent;
 
     template <class G, class... X>
-    [[gnu::always_inline]] constexpr auto operator()(G const& g, X const&... xs) const {
-        using R = decltype(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
-        return std::remove_cvref_t<R>(cassette::detail::engine::dispatch(cassette::detail::as_ref(parent), g, xs...));
+    CASSETTE_INLINE constexpr auto operator()(G const& g, X const&... xs) const {
+        return cassette::overdub(parent, g, xs...);
     }
 
     template <class A, class B>
-    [[gnu::always_inline]] constexpr auto add(A const& a, B const& b) const {
+    CASSETTE_INLINE constexpr auto add(A const& a, B const& b) const {
         if constexpr (is_zero<A>)
             return b;
         else if constexpr (is_zero<B>)
@@ -82,7 +82,7 @@ struct arithmetic {
             return (*this)(op::add, a, b);
     }
     template <class A, class B>
-    [[gnu::always_inline]] constexpr auto sub(A const& a, B const& b) const {
+    CASSETTE_INLINE constexpr auto sub(A const& a, B const& b) const {
         if constexpr (is_zero<B>)
             return a;
         else if constexpr (is_zero<A>)
@@ -91,14 +91,14 @@ struct arithmetic {
             return (*this)(op::sub, a, b);
     }
     template <class A, class B>
-    [[gnu::always_inline]] constexpr auto mul(A const& a, B const& b) const {
+    CASSETTE_INLINE constexpr auto mul(A const& a, B const& b) const {
         if constexpr (is_zero<A> || is_zero<B>)
             return zero{};
         else
             return (*this)(op::mul, a, b);
     }
     template <class A, class B>
-    [[gnu::always_inline]] constexpr auto div(A const& a, B const& b) const {
+    CASSETTE_INLINE constexpr auto div(A const& a, B const& b) const {
         if constexpr (is_zero<A>)
             return zero{};
         else
@@ -110,17 +110,17 @@ struct arithmetic {
     // time, which needs one register copy fewer on x86-64 (g'), where that gives the same
     // bits: for k == 2, as doubling is exact (outside the subnormal range), and in division.
     template <class T, class K, class F>
-    [[gnu::always_inline]] constexpr auto mul(T const& t, K const& k, F const& f) const {
+    CASSETTE_INLINE constexpr auto mul(T const& t, K const& k, F const& f) const {
         if constexpr (std::is_floating_point_v<T> && std::is_arithmetic_v<K> && std::is_arithmetic_v<F>)
             if (k == 2) return mul(mul(t, f), k);
         return mul(t, (*this)(op::mul, k, f));
     }
     template <class T, class K, class F>
-    [[gnu::always_inline]] constexpr auto div(T const& t, K const& k, F const& f) const {
+    CASSETTE_INLINE constexpr auto div(T const& t, K const& k, F const& f) const {
         return div(div(t, f), k);
     }
     template <class A>
-    [[gnu::always_inline]] constexpr auto neg(A const& a) const {
+    CASSETTE_INLINE constexpr auto neg(A const& a) const {
         if constexpr (is_zero<A>)
             return zero{};
         else
@@ -128,7 +128,7 @@ struct arithmetic {
     }
     // One of two tangents, chosen at run time: a zero becomes a real zero of the other's type.
     template <class A, class B>
-    [[gnu::always_inline]] constexpr auto select(bool first, A const& a, B const& b) const {
+    CASSETTE_INLINE constexpr auto select(bool first, A const& a, B const& b) const {
         if constexpr (is_zero<A> && is_zero<B>)
             return zero{};
         else if constexpr (is_zero<A>)
@@ -165,13 +165,13 @@ struct tangents {
     // Lane k (as a std::integral_constant) from op where live, else 0; unrolled and built in
     // place, since a loop over a copy makes GCC spill every lane.
     template <class Op>
-    [[gnu::always_inline]] static constexpr tangents map(Op op) {
-        return [&]<std::size_t... K>(std::index_sequence<K...>) __attribute__((always_inline)) {
+    CASSETTE_INLINE static constexpr tangents map(Op op) {
+        return [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
             return tangents(std::in_place, lane<K>(op)...);
         }(std::make_index_sequence<W>{});
     }
     template <std::size_t K, class Op>
-    [[gnu::always_inline]] static constexpr double lane(Op& op) {
+    CASSETTE_INLINE static constexpr double lane(Op& op) {
         if constexpr ((Live >> K & 1) != 0)
             return op(std::integral_constant<std::size_t, K>{});
         else
@@ -258,7 +258,7 @@ struct forward : detail::pass_of<Parent> {
     static constexpr bool carries = cassette::detail::layer<tag_type, X>::found;
 
     template <class X>
-    [[gnu::always_inline]] constexpr auto split(X const& x) const {
+    CASSETTE_INLINE constexpr auto split(X const& x) const {
         // References into x (values only where untag builds one): a rule only reads its
         // arguments, and copying W-lane tangents for every argument of every call costs.
         if constexpr (carries<X>) {
@@ -272,7 +272,7 @@ struct forward : detail::pass_of<Parent> {
 
     template <class G, class... X>
         requires has_rule<G> && (carries<X> || ...)
-    [[gnu::always_inline]] constexpr auto overdub(G const& g, X const&... xs) const {
+    CASSETTE_INLINE constexpr auto overdub(G const& g, X const&... xs) const {
         (void)g;
         auto const r = rule<G>::apply(detail::arithmetic<Parent>{parent}, split(xs)...);
         if constexpr (detail::is_zero<decltype(r.d)>)
@@ -284,7 +284,7 @@ struct forward : detail::pass_of<Parent> {
     // A primitive with no rule: with tangent-carrying arguments, a compile error (no silent
     // wrong answers); otherwise it runs in the parent, which may have tagged the arguments.
     template <class G, class... X>
-    [[gnu::always_inline]] constexpr auto fallback(G const& g, X const&... xs) const {
+    CASSETTE_INLINE constexpr auto fallback(G const& g, X const&... xs) const {
         if constexpr ((carries<X> || ...)) {
             static_assert(cassette::detail::always_false<G>,
                           "cassette::ad: a value being differentiated reached a primitive with no derivative "
@@ -302,14 +302,14 @@ struct forward : detail::pass_of<Parent> {
 #define CASSETTE_DETAIL_RULE(NAME, ...)                                        \
     template <>                                                                \
     struct rule<op::NAME##_t> {                                                \
-        [[gnu::always_inline]] static constexpr auto apply(auto const& p, auto const& a, auto const& b) { \
+        CASSETTE_INLINE static constexpr auto apply(auto const& p, auto const& a, auto const& b) { \
             __VA_ARGS__                                                        \
         }                                                                      \
     };
 #define CASSETTE_DETAIL_RULE1(NAME, ...)                       \
     template <>                                                \
     struct rule<op::NAME##_t> {                                \
-        [[gnu::always_inline]] static constexpr auto apply(auto const& p, auto const& a) { \
+        CASSETTE_INLINE static constexpr auto apply(auto const& p, auto const& a) { \
             __VA_ARGS__                                        \
         }                                                      \
     };
@@ -420,7 +420,7 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
 
     constexpr derivative_node(Body b, At a) : body(b), at(a) {}
 
-    constexpr auto children() const { return boost::hana::make_tuple(body, at); }
+    constexpr auto children() const { return boost::hana::make_basic_tuple(body, at); }
     template <class Fn>
     constexpr decltype(auto) visit_children(Fn&& fn) const {
         return fn(body, at);

@@ -2,6 +2,7 @@
 // The traced-call DSL: traced functions and the special forms (self, call, if_, let, fold, sum).
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/detail/fixed_string.hpp>
 #include <cassette/detail/type_name.hpp>
 #include <cassette/ir.hpp>
@@ -79,7 +80,7 @@ struct traced : detail::traced_base {
     // Inside a builder, the callee's body for these arguments is built here, so a mistake in
     // the call (the number of arguments) is reported where it was made.
     template <class... A>
-    [[gnu::always_inline]] constexpr auto operator()(A const&... args) const {
+    CASSETTE_INLINE constexpr auto operator()(A const&... args) const {
         if constexpr ((ir::expression<A> || ...)) {
             static_assert(ir::expression<body_type<sizeof...(A)>>);
             return ir::make_call(*this, args...);

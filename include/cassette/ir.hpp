@@ -6,7 +6,7 @@
 #include <cassette/fwd.hpp>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/tuple.hpp>
+#include <boost/hana/basic_tuple.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -113,7 +113,7 @@ struct constant : symbolic<constant<T>> {
 template <class F, class... Args>
 struct call : symbolic<call<F, Args...>> {
     [[no_unique_address]] F fn;
-    boost::hana::tuple<Args...> args;
+    boost::hana::basic_tuple<Args...> args;
 
     constexpr call(F callee, Args... as) : fn(callee), args(as...) {}
 };

@@ -3,6 +3,7 @@
 // g(xs...) into prehook; overdub; posthook, recursively.
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/detail/tuple.hpp>
 #include <cassette/function.hpp>
 #include <cassette/tag.hpp>
@@ -33,9 +34,6 @@ constexpr hooks_disabled<Ctx> disable_hooks(Ctx&& ctx) {
 }
 
 }  // namespace cassette
-
-// Lambdas take GCC's attribute only in this position; without it they block early inlining.
-#define CASSETTE_DETAIL_INLINE __attribute__((always_inline))
 
 namespace cassette::detail {
 
@@ -112,12 +110,12 @@ struct frame {
 };
 
 template <class Id, class Ref, class Self, class Args, class Scope, class Values>
-[[gnu::always_inline]] constexpr auto bind(frame<Ref, Self, Args, Scope> const& fr, Values const& values) {
+CASSETTE_INLINE constexpr auto bind(frame<Ref, Self, Args, Scope> const& fr, Values const& values) {
     return frame<Ref, Self, Args, scope<Id, Values, Scope>>{fr.ref, fr.self, fr.args, {values, fr.scope}};
 }
 
 template <class Id, std::size_t K, class Scope>
-[[gnu::always_inline]] constexpr decltype(auto) lookup(Scope const& s) {
+CASSETTE_INLINE constexpr decltype(auto) lookup(Scope const& s) {
     static_assert(!std::is_same_v<Scope, no_scope>,
                   "cassette: a let/fold variable is used outside the form that binds it.");
     if constexpr (std::is_same_v<typename Scope::id, Id>)
@@ -128,7 +126,7 @@ template <class Id, std::size_t K, class Scope>
 
 // A call whose callee returns void yields `nothing`, so hooks always see a result.
 template <class Fn>
-[[gnu::always_inline]] constexpr decltype(auto) value_of(Fn&& fn) {
+CASSETTE_INLINE constexpr decltype(auto) value_of(Fn&& fn) {
     if constexpr (std::is_void_v<decltype(fn())>) {
         fn();
         return nothing{};
@@ -150,7 +148,7 @@ struct on_unwind {
     bool armed = true;
 
     template <class T>
-    [[gnu::always_inline]] constexpr T&& disarm(T&& result) noexcept {
+    CASSETTE_INLINE constexpr T&& disarm(T&& result) noexcept {
         armed = false;
         return static_cast<T&&>(result);
     }
@@ -162,7 +160,7 @@ template <class Fn>
 on_unwind(Fn) -> on_unwind<Fn>;
 
 template <class T>
-[[gnu::always_inline]] constexpr bool truth(T const& x) {
+CASSETTE_INLINE constexpr bool truth(T const& x) {
     return static_cast<bool>(detail::primal(x));  // branches look through every tag
 }
 
@@ -183,7 +181,7 @@ inline constexpr bool propagates =
 struct unknown_result {};
 template <class R, class... Args>
 struct assumed : ir::symbolic<assumed<R, Args...>> {
-    boost::hana::tuple<Args...> args;
+    boost::hana::basic_tuple<Args...> args;
 };
 template <class Node>
 struct is_unknown : std::false_type {};
@@ -204,17 +202,30 @@ template <class R, class Fr, class... Y>
 struct assumed_result;
 template <class Ref, class F, class... X>
 struct body_result;
-template <class Ref, class G, class... X>
-struct fallback_result;
 
-// The result type of a call that cannot be made; the static_assert in engine::fallback says why.
+// The steps of a call's dispatch, in the order the contract fixes (see engine). overdub
+// starts at member_overdub, recurse at body, fallback at member_fallback.
+enum class step : unsigned char { member_overdub, body, propagation, member_fallback, direct_call, uncallable };
+
+// Which step a call takes and its result type, decided once, in one place: the call itself
+// (engine::run) and every question about its type read them from here.
+template <step From, class Ref, class G, class... X>
+struct plan;
+template <step From, class Ref, class G, class... X>
+struct plan_result;
+template <class Ref, class G, class... X>
+using dispatch_plan = plan<step::member_overdub, Ref, G, X...>;
+template <class Ref, class G, class... X>
+using dispatch_result = plan_result<step::member_overdub, Ref, G, X...>;
+
+// The result type of a call that cannot be made; the static_assert in plan says why.
 struct uncallable {};
-template <class Ref, class G, class... X>
-struct recurse_result;
-template <class Ref, class G, class... X>
-struct dispatch_result;
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type;
+
+// What evaluating a node gives, a reference or a value: a class, so it is computed once.
+template <class Node, class Fr>
+struct eval_result;
 
 // The evaluator and the dispatch of one call, in the order the contract fixes:
 //   1. ctx.prehook(g, xs...)                  if viable and hooks are on;
@@ -229,46 +240,34 @@ struct accumulator_type;
 //                                             goes on unchanged.
 // Arguments are evaluated left to right, depth first, before the call.
 struct engine {
-    template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr auto fallback(Ref ref, G const& g, X const&... xs) ->
-        typename fallback_result<Ref, G, X...>::type {
-        if constexpr (requires { ref.ctx.fallback(g, xs...); }) {
-            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
-        } else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>) {
+    // Step 2: the step plan<From, ...> chose.
+    template <step From, class Ref, class G, class... X>
+    CASSETTE_INLINE static constexpr auto run(Ref ref, G const& g, X const&... xs) ->
+        typename plan_result<From, Ref, G, X...>::type {
+        constexpr step which = plan<From, Ref, G, X...>::which;
+        if constexpr (which == step::member_overdub) {
+            return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
+        } else if constexpr (which == step::body) {
+            return engine::run_body(ref, g, xs...);
+        } else if constexpr (which == step::propagation) {
+            return propagation<tag_of<typename Ref::context_type>>::apply(g, xs...);
+        } else if constexpr (which == step::member_fallback) {
+            return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
+        } else if constexpr (which == step::direct_call) {
             using tag = tag_of<typename Ref::context_type>;
-            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) {
+            return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) {
                 if constexpr (std::is_member_pointer_v<G>)
                     return std::invoke(g, detail::untag_by<tag>(xs)...);
                 else
                     return g(detail::untag_by<tag>(xs)...);  // std::invoke would hide it from early inlining
             });
         } else {
-            return uncallable{};  // fallback_result has said why
+            return uncallable{};  // plan has said why
         }
     }
 
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr auto recurse(Ref ref, G const& g, X const&... xs) ->
-        typename recurse_result<Ref, G, X...>::type {
-        if constexpr (traced_function<G>)
-            return engine::run_body(ref, g, xs...);
-        else if constexpr (propagates<Ref, G, X...>)
-            return propagation<tag_of<typename Ref::context_type>>::apply(g, xs...);
-        else
-            return engine::fallback(ref, g, xs...);
-    }
-
-    template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr auto dispatch(Ref ref, G const& g, X const&... xs) ->
-        typename dispatch_result<Ref, G, X...>::type {
-        if constexpr (requires { ref.ctx.overdub(g, xs...); })
-            return detail::value_of([&]() CASSETTE_DETAIL_INLINE -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
-        else
-            return engine::recurse(ref, g, xs...);
-    }
-
-    template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr auto hooked(Ref ref, G const& g, X const&... xs) ->
+    CASSETTE_INLINE static constexpr auto hooked(Ref ref, G const& g, X const&... xs) ->
         typename dispatch_result<Ref, G, X...>::type {
         if constexpr (Ref::hooks && requires { ref.ctx.prehook(g, xs...); })
             ref.ctx.prehook(g, xs...);
@@ -285,48 +284,63 @@ struct engine {
     // dispatch, telling a context that asks for it when the call exits by an exception, so
     // that it can close what its prehook opened (tracer, profiler).
     template <class Ref, class G, class... X>
-    [[gnu::always_inline]] static constexpr auto guarded(Ref ref, G const& g, X const&... xs) ->
+    CASSETTE_INLINE static constexpr auto guarded(Ref ref, G const& g, X const&... xs) ->
         typename dispatch_result<Ref, G, X...>::type {
         if constexpr (Ref::hooks && requires { ref.ctx.unwound(g, xs...); }) {
             detail::on_unwind guard{[&]() noexcept { ref.ctx.unwound(g, xs...); }};
-            return guard.disarm(engine::dispatch(ref, g, xs...));
+            return guard.disarm(engine::run<step::member_overdub>(ref, g, xs...));
         } else {
-            return engine::dispatch(ref, g, xs...);
+            return engine::run<step::member_overdub>(ref, g, xs...);
         }
     }
 
     // --- evaluation of each node kind ---------------------------------------------------
 
+    // One entry for every node kind, dispatched on ir::kind_of rather than by overloading:
+    // overload resolution over the kinds would deduce against every node's whole type. The
+    // return type is spelled out (eval_result), so asking for it instantiates no body.
+    template <class N, class Fr>
+    CASSETTE_INLINE static constexpr auto eval(N const& n, Fr const& fr) -> typename eval_result<N, Fr>::type {
+        constexpr ir::node_kind kind = ir::kind_of<N>;
+        if constexpr (kind == ir::node_kind::call)
+            return engine::eval_call(n, fr, std::make_index_sequence<ir::arity<N>>{});
+        else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
+            return engine::eval_leaf(n, fr);
+        else if constexpr (kind == ir::node_kind::conditional)
+            return engine::eval_conditional(n, fr);
+        else if constexpr (kind == ir::node_kind::let)
+            return engine::eval_let(n, fr);
+        else if constexpr (kind == ir::node_kind::loop)
+            return engine::eval_loop(n, fr);
+        else if constexpr (kind == ir::node_kind::extension)
+            return n.evaluate(fr);  // node kinds defined outside this header (ad::derivative's)
+        else
+            return engine::eval_assumed(n, fr);
+    }
+
     template <std::size_t I, class Fr>
-    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::param<I> const&, Fr const& fr) {
+    CASSETTE_INLINE static constexpr decltype(auto) eval_leaf(ir::param<I> const&, Fr const& fr) {
         return detail::get<I>(fr.args);
     }
 
     // Only named in types; Clang instantiates the bodies that name it, so it has a definition.
     template <class R, class... A, class Fr>
-    [[noreturn]] static auto eval(assumed<R, A...> const&, Fr const&) -> typename assumed_result<R, Fr, A...>::type {
+    [[noreturn]] static auto eval_assumed(assumed<R, A...> const&, Fr const&) -> typename assumed_result<R, Fr, A...>::type {
         std::abort();
     }
 
     template <class T, class Fr>
-    [[gnu::always_inline]] static constexpr T const& eval(ir::constant<T> const& n, Fr const&) {
+    CASSETTE_INLINE static constexpr T const& eval_leaf(ir::constant<T> const& n, Fr const&) {
         return n.value;
     }
 
     template <class Id, std::size_t K, class Fr>
-    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::var<Id, K> const&, Fr const& fr) {
+    CASSETTE_INLINE static constexpr decltype(auto) eval_leaf(ir::var<Id, K> const&, Fr const& fr) {
         return detail::lookup<Id, K>(fr.scope);
     }
 
-    // Node kinds defined outside this header (ad::derivative's) evaluate themselves.
-    template <class N, class Fr>
-        requires requires(N const& n, Fr const& fr) { n.evaluate(fr); }
-    [[gnu::always_inline]] static constexpr auto eval(N const& n, Fr const& fr) {
-        return n.evaluate(fr);
-    }
-
     template <class F, class Fr>
-    [[gnu::always_inline]] static constexpr decltype(auto) callee(F const& fn, Fr const& fr) {
+    CASSETTE_INLINE static constexpr decltype(auto) callee(F const& fn, Fr const& fr) {
         if constexpr (std::is_same_v<F, ir::self_t>)
             return (fr.self);
         else if constexpr (ir::expression<F>)
@@ -338,42 +352,37 @@ struct engine {
     // A call's result stays a reference only if every argument refers to storage that
     // outlives the call (parameters, constants, bound variables); otherwise it is a value.
     template <class F, class... Args, class Fr, std::size_t... I>
-    [[gnu::always_inline]] static constexpr decltype(auto) eval_call(ir::call<F, Args...> const& n, Fr const& fr,
+    CASSETTE_INLINE static constexpr decltype(auto) eval_call(ir::call<F, Args...> const& n, Fr const& fr,
                                                                      std::index_sequence<I...>) {
         decltype(auto) g = engine::callee(n.fn, fr);
-        using values_type = detail::tuple<decltype(engine::eval(boost::hana::at_c<I>(n.args), fr))...>;
+        using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
         values_type const values{{engine::eval(boost::hana::at_c<I>(n.args), fr)}...};
-        using R = decltype(engine::hooked(fr.ref, g, detail::get<I>(values)...));
-        constexpr bool owns_an_argument =
-            (!std::is_reference_v<decltype(engine::eval(boost::hana::at_c<I>(n.args), fr))> || ...);
+        using R = typename dispatch_result<decltype(fr.ref), std::remove_cvref_t<decltype(g)>,
+                                           std::remove_cvref_t<typename eval_result<Args, Fr>::type>...>::type;
+        constexpr bool owns_an_argument = (!std::is_reference_v<typename eval_result<Args, Fr>::type> || ...);
         if constexpr (owns_an_argument && std::is_reference_v<R>)
             return std::remove_cvref_t<R>(engine::hooked(fr.ref, g, detail::get<I>(values)...));
         else
             return engine::hooked(fr.ref, g, detail::get<I>(values)...);
     }
 
-    template <class F, class... Args, class Fr>
-    [[gnu::always_inline]] static constexpr decltype(auto) eval(ir::call<F, Args...> const& n, Fr const& fr) {
-        return engine::eval_call(n, fr, std::index_sequence_for<Args...>{});
-    }
-
     // The return type is spelled out, so a branch that calls self is not needed to deduce it.
     template <class C, class T, class E, class Fr>
-    [[gnu::always_inline]] static constexpr auto eval(ir::conditional<C, T, E> const& n, Fr const& fr) ->
+    CASSETTE_INLINE static constexpr auto eval_conditional(ir::conditional<C, T, E> const& n, Fr const& fr) ->
         typename branch_type<Fr, T, E>::type {
         if (detail::truth(engine::eval(n.cond, fr))) return engine::eval(n.then_, fr);
         return engine::eval(n.else_, fr);
     }
 
     template <class Id, class V, class B, class Fr>
-    [[gnu::always_inline]] static constexpr auto eval(ir::let_in<Id, V, B> const& n, Fr const& fr) {
+    CASSETTE_INLINE static constexpr auto eval_let(ir::let_in<Id, V, B> const& n, Fr const& fr) {
         decltype(auto) value = engine::eval(n.value, fr);
         detail::tuple<decltype(value) const&> const bound{{value}};
         return engine::eval(n.body, detail::bind<Id>(fr, bound));
     }
 
     template <class Id, class First, class Last, class Init, class B, class Fr>
-    [[gnu::always_inline]] static constexpr auto eval(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
+    CASSETTE_INLINE static constexpr auto eval_loop(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
         decltype(auto) first = engine::eval(n.first, fr);
         decltype(auto) last = engine::eval(n.last, fr);
         decltype(auto) init = engine::eval(n.init, fr);
@@ -394,7 +403,7 @@ struct engine {
     using pass_t = std::conditional_t<std::is_trivially_copyable_v<X> && sizeof(X) <= 2 * sizeof(void*), X, X const&>;
 
     template <class Ref, class F, class... X>
-    [[gnu::always_inline]] static constexpr auto run_body(Ref ref, F const&, X const&... xs) ->
+    CASSETTE_INLINE static constexpr auto run_body(Ref ref, F const&, X const&... xs) ->
         typename body_result<Ref, F, X...>::type {
         return engine::run_body_as<Ref, F, pass_t<X>...>(ref, xs...);
     }
@@ -414,7 +423,31 @@ struct engine {
 };
 
 template <class Node, class Fr>
-using eval_t = std::remove_cvref_t<decltype(engine::eval(std::declval<Node const&>(), std::declval<Fr const&>()))>;
+struct eval_result {
+    static Node const& node();
+    static Fr const& frame();
+    static constexpr auto pick() {
+        constexpr ir::node_kind kind = ir::kind_of<Node>;
+        if constexpr (kind == ir::node_kind::call)
+            return std::type_identity<decltype(engine::eval_call(node(), frame(), std::make_index_sequence<ir::arity<Node>>{}))>{};
+        else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
+            return std::type_identity<decltype(engine::eval_leaf(node(), frame()))>{};
+        else if constexpr (kind == ir::node_kind::conditional)
+            return std::type_identity<decltype(engine::eval_conditional(node(), frame()))>{};
+        else if constexpr (kind == ir::node_kind::let)
+            return std::type_identity<decltype(engine::eval_let(node(), frame()))>{};
+        else if constexpr (kind == ir::node_kind::loop)
+            return std::type_identity<decltype(engine::eval_loop(node(), frame()))>{};
+        else if constexpr (kind == ir::node_kind::extension)
+            return std::type_identity<decltype(node().evaluate(frame()))>{};
+        else
+            return std::type_identity<decltype(engine::eval_assumed(node(), frame()))>{};
+    }
+    using type = typename decltype(pick())::type;
+};
+
+template <class Node, class Fr>
+using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 
 // T, Step<T>, Step<Step<T>>, ... up to the first type Step maps to itself, within Steps
 // applications; void if there is none.
@@ -462,18 +495,48 @@ struct body_result {
     using type = typename decltype(pick())::type;
 };
 
-// The result types of the dispatch steps, computed without instantiating any body, so a
-// recursive body can name them while it is being instantiated.
 template <class T>
 using void_as_nothing = std::conditional_t<std::is_void_v<T>, nothing, T>;
 
-template <class Ref, class G, class... X>
-struct fallback_result {
-    static constexpr auto pick() {
-        if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
-            return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
-                                                                                 std::declval<X const&>()...))>{};
+template <step From, class Ref, class G, class... X>
+struct plan {
+    static constexpr step pick() {
+        if constexpr (From <= step::member_overdub &&
+                      requires(Ref ref, G const& g, X const&... xs) { ref.ctx.overdub(g, xs...); })
+            return step::member_overdub;
+        else if constexpr (From <= step::body && traced_function<G>)
+            return step::body;
+        else if constexpr (From <= step::propagation && propagates<Ref, G, X...>)
+            return step::propagation;
+        else if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
+            return step::member_fallback;
         else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>)
+            return step::direct_call;
+        else
+            return step::uncallable;
+    }
+    static constexpr step which = pick();
+};
+
+// The result type of the step plan chose: computed without instantiating any body, so a
+// recursive body can name it while it is being instantiated. Apart from plan, so that which
+// step a self call takes can be asked while its body's result type is being worked out.
+template <step From, class Ref, class G, class... X>
+struct plan_result {
+    static constexpr step which = plan<From, Ref, G, X...>::which;
+    static constexpr auto result() {
+        using tag = tag_of<typename Ref::context_type>;
+        if constexpr (which == step::member_overdub)
+            return std::type_identity<decltype(std::declval<Ref>().ctx.overdub(std::declval<G const&>(),
+                                                                               std::declval<X const&>()...))>{};
+        else if constexpr (which == step::body)
+            return std::type_identity<typename body_result<Ref, G, X...>::type>{};
+        else if constexpr (which == step::propagation)
+            return std::type_identity<decltype(propagation<tag>::apply(std::declval<G const&>(), std::declval<X const&>()...))>{};
+        else if constexpr (which == step::member_fallback)
+            return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
+                                                                                std::declval<X const&>()...))>{};
+        else if constexpr (which == step::direct_call)
             return std::type_identity<std::invoke_result_t<G const&, untagged<Ref, X> const&...>>{};
         else {
             // Here, where the call's type is first needed, so that this is the first error.
@@ -481,7 +544,7 @@ struct fallback_result {
                           "cassette: an argument of this call is cassette::nothing, the result of a call "
                           "that returned void: a context's overdub or fallback member (or a callee) "
                           "returns void where its value is used. Return the value.");
-            static_assert((std::is_same_v<X, nothing> || ...) || std::is_invocable_v<G const&, untagged<Ref, X> const&...>,
+            static_assert((std::is_same_v<X, nothing> || ...),
                           "cassette: a call node's callee cannot be called with its arguments (see G and X "
                           "in this instantiation), and the context has no overdub or fallback member for "
                           "them. Inside a body, the builder or the context's pass wrote this call; in "
@@ -490,32 +553,8 @@ struct fallback_result {
             return std::type_identity<uncallable>{};
         }
     }
-    using type = void_as_nothing<typename decltype(pick())::type>;
-};
-
-template <class Ref, class G, class... X>
-struct propagation_result {
-    using type = decltype(propagation<tag_of<typename Ref::context_type>>::apply(std::declval<G const&>(),
-                                                                                std::declval<X const&>()...));
-};
-
-template <class Ref, class G, class... X>
-struct recurse_result {
-    using type = typename std::conditional_t<
-        traced_function<G>, body_result<Ref, G, X...>,
-        std::conditional_t<propagates<Ref, G, X...>, propagation_result<Ref, G, X...>, fallback_result<Ref, G, X...>>>::type;
-};
-
-template <class Ref, class G, class... X>
-struct dispatch_result {
-    static constexpr auto pick() {
-        if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.overdub(g, xs...); })
-            return std::type_identity<void_as_nothing<decltype(std::declval<Ref>().ctx.overdub(
-                std::declval<G const&>(), std::declval<X const&>()...))>>{};
-        else
-            return std::type_identity<typename recurse_result<Ref, G, X...>::type>{};
-    }
-    using type = typename decltype(pick())::type;
+    // A call whose callee returns void yields `nothing`, so hooks always see a result.
+    using type = void_as_nothing<typename decltype(result())::type>;
 };
 
 // The type of a self call while its body's type is worked out: R for the arguments' types the
@@ -526,9 +565,7 @@ struct assumed_result {
     static constexpr auto pick(std::type_identity<Y>...) {
         constexpr bool same_arguments =
             std::is_same_v<std::remove_cvref_t<decltype(std::declval<Fr const&>().args)>, detail::tuple<Y const&...>>;
-        if constexpr (same_arguments && !requires(ref_type ref, self_type const& f, Y const&... ys) {
-                          ref.ctx.overdub(f, ys...);
-                      })
+        if constexpr (same_arguments && dispatch_plan<ref_type, self_type, Y...>::which != step::member_overdub)
             return std::type_identity<R>{};
         else
             return std::type_identity<typename dispatch_result<ref_type, self_type, Y...>::type>{};
@@ -572,7 +609,7 @@ struct accumulator_type {
 };
 
 template <class F, class... A>
-[[gnu::always_inline]] constexpr auto evaluate(F const& f, A const&... args) {
+CASSETTE_INLINE constexpr auto evaluate(F const& f, A const&... args) {
     null_context ctx;
     return std::remove_cvref_t<decltype(engine::run_body(detail::as_ref(ctx), f, args...))>(
         engine::run_body(detail::as_ref(ctx), f, args...));
@@ -595,9 +632,9 @@ namespace cassette {
 // Runs f(args...) in ctx: ctx's member overdub if viable, else as recurse.
 // The top-level call itself gets no prehook/posthook, as in Cassette.
 template <class Ctx, class F, class... A>
-constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) {
-    using R = decltype(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
-    return std::remove_cvref_t<R>(detail::engine::dispatch(detail::as_ref(ctx), f, args...));
+CASSETTE_INLINE constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) {
+    using R = decltype(detail::engine::run<detail::step::member_overdub>(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::run<detail::step::member_overdub>(detail::as_ref(ctx), f, args...));
 }
 
 // overdub under a value-initialised Ctx.
@@ -611,16 +648,16 @@ constexpr auto overdub(F const& f, A const&... args) {
 // The default behaviour, ignoring a member overdub for this call: a traced function's body
 // runs under ctx (so its calls are overdubbed), anything else goes to fallback.
 template <class Ctx, class F, class... A>
-constexpr auto recurse(Ctx&& ctx, F const& f, A const&... args) {
-    using R = decltype(detail::engine::recurse(detail::as_ref(ctx), f, args...));
-    return std::remove_cvref_t<R>(detail::engine::recurse(detail::as_ref(ctx), f, args...));
+CASSETTE_INLINE constexpr auto recurse(Ctx&& ctx, F const& f, A const&... args) {
+    using R = decltype(detail::engine::run<detail::step::body>(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::run<detail::step::body>(detail::as_ref(ctx), f, args...));
 }
 
 // ctx's member fallback if viable, else f called on the arguments.
 template <class Ctx, class F, class... A>
-constexpr auto fallback(Ctx&& ctx, F const& f, A const&... args) {
-    using R = decltype(detail::engine::fallback(detail::as_ref(ctx), f, args...));
-    return std::remove_cvref_t<R>(detail::engine::fallback(detail::as_ref(ctx), f, args...));
+CASSETTE_INLINE constexpr auto fallback(Ctx&& ctx, F const& f, A const&... args) {
+    using R = decltype(detail::engine::run<detail::step::member_fallback>(detail::as_ref(ctx), f, args...));
+    return std::remove_cvref_t<R>(detail::engine::run<detail::step::member_fallback>(detail::as_ref(ctx), f, args...));
 }
 
 }  // namespace cassette

@@ -177,7 +177,7 @@ inline constexpr bool pure_tree<ir::call<F, A...>> = detail::pure_callee<F, size
 template <class Children>
 inline constexpr bool pure_children = false;
 template <class... C>
-inline constexpr bool pure_children<boost::hana::tuple<C...>> = (pure_tree<C> && ...);
+inline constexpr bool pure_children<boost::hana::basic_tuple<C...>> = (pure_tree<C> && ...);
 template <ir::extension_node N>
 inline constexpr bool pure_tree<N> = pure_children<decltype(std::declval<N const&>().children())>;
 template <class C, class T, class E>

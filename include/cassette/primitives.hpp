@@ -3,6 +3,7 @@
 // of type op::NAME_t that computes on plain values and records a call node on symbolic ones.
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/detail/fixed_string.hpp>
 #include <cassette/ir.hpp>
 
@@ -30,7 +31,7 @@ template <class Derived>
 struct primitive : primitive_base {
     template <class... X>
         requires(ir::expression<X> || ...) || requires(X const&... xs) { Derived::apply(xs...); }
-    [[gnu::always_inline]] constexpr decltype(auto) operator()(X const&... xs) const {
+    CASSETTE_INLINE constexpr decltype(auto) operator()(X const&... xs) const {
         if constexpr ((ir::expression<X> || ...))
             return ir::make_call(static_cast<Derived const&>(*this), xs...);
         else
@@ -43,7 +44,7 @@ struct primitive : primitive_base {
 #define CASSETTE_DETAIL_OPERATOR(NAME, SYMBOL, EXPR, ...)                                   \
     struct NAME##_t : primitive<NAME##_t> {                                                  \
         static constexpr std::string_view name = SYMBOL;                                     \
-        [[gnu::always_inline]] static constexpr auto apply(__VA_ARGS__) -> decltype(EXPR) {  \
+        CASSETTE_INLINE static constexpr auto apply(__VA_ARGS__) -> decltype(EXPR) {  \
             return EXPR;                                                                     \
         }                                                                                    \
     };                                                                                       \
@@ -76,11 +77,11 @@ using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cbrt, std::cei
     std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
 
 #define CASSETTE_DETAIL_MATH1(NAME)                                                   \
-    [[gnu::always_inline]] constexpr auto NAME##_(auto const& x) -> decltype(NAME(x)) { \
+    CASSETTE_INLINE constexpr auto NAME##_(auto const& x) -> decltype(NAME(x)) { \
         return NAME(x);                                                               \
     }
 #define CASSETTE_DETAIL_MATH2(NAME)                                              \
-    [[gnu::always_inline]] constexpr auto NAME##_(auto const& a, auto const& b)  \
+    CASSETTE_INLINE constexpr auto NAME##_(auto const& a, auto const& b)  \
         -> decltype(NAME(a, b)) {                                                \
         return NAME(a, b);                                                       \
     }
@@ -93,12 +94,12 @@ CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 // the value of a pow often is unused.
 // x * x in the result type of std::pow(x, 2), whose value it is: an int or float x is
 // promoted to double first.
-[[gnu::always_inline]] constexpr auto square_(auto const& x) -> decltype(pow(x, 2)) {
+CASSETTE_INLINE constexpr auto square_(auto const& x) -> decltype(pow(x, 2)) {
     using result = decltype(pow(x, 2));
     return result(x) * result(x);
 }
 
-[[gnu::always_inline]] constexpr auto pow_(auto const& a, std::integral auto const& b) -> decltype(pow(a, b)) {
+CASSETTE_INLINE constexpr auto pow_(auto const& a, std::integral auto const& b) -> decltype(pow(a, b)) {
     using result = decltype(pow(a, b));
     if (b == 2) return detail::math::square_(a);
     if (b == 1) return result(a);
@@ -106,7 +107,7 @@ CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
     return pow(a, b);
 }
 template <class T>
-[[gnu::always_inline]] constexpr T value(T const& x) {
+CASSETTE_INLINE constexpr T value(T const& x) {
     return x;
 }
 }  // namespace cassette::detail::math
@@ -141,7 +142,7 @@ struct get_t : primitive<get_t<I>> {
     static constexpr std::string_view name{spelled.data, spelled.size};
 
     template <class P>
-    [[gnu::always_inline]] static constexpr decltype(auto) apply(P const& p) {
+    CASSETTE_INLINE static constexpr decltype(auto) apply(P const& p) {
         if constexpr (requires { std::tuple_size<P>::value; })
             return std::get<I>(p);
         else
@@ -156,7 +157,7 @@ template <class T>
 struct make_t : primitive<make_t<T>> {
     static constexpr std::string_view name = "make";
 
-    [[gnu::always_inline]] static constexpr auto apply(auto const&... xs) -> decltype(T{xs...}) {
+    CASSETTE_INLINE static constexpr auto apply(auto const&... xs) -> decltype(T{xs...}) {
         return T{xs...};
     }
 };
@@ -175,12 +176,12 @@ CASSETTE_DETAIL_EXPORT(length)
 #undef CASSETTE_DETAIL_EXPORT
 
 template <std::size_t I, class P>
-[[gnu::always_inline]] constexpr decltype(auto) get(P const& p) {
+CASSETTE_INLINE constexpr decltype(auto) get(P const& p) {
     return op::get<I>(p);
 }
 
 template <class T, class... X>
-[[gnu::always_inline]] constexpr auto make(X const&... xs) {
+CASSETTE_INLINE constexpr auto make(X const&... xs) {
     return op::make<T>(xs...);
 }
 

@@ -2,6 +2,7 @@
 // Tagging: values carry metadata with respect to a context's tag, through overdubbed bodies.
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/fwd.hpp>
 #include <cassette/primitives.hpp>
 
@@ -139,7 +140,7 @@ struct layer<Tag, tagged<Other, T, M>> {
 };
 
 template <class Tag, class X>
-[[gnu::always_inline]] constexpr decltype(auto) untag_by(X const& x) {
+CASSETTE_INLINE constexpr decltype(auto) untag_by(X const& x) {
     if constexpr (!layer<Tag, X>::found)
         return (x);
     else if constexpr (std::is_same_v<typename X::tag_type, Tag>)
@@ -249,15 +250,10 @@ inline constexpr bool is_std_array = false;
 template <class T, std::size_t N>
 inline constexpr bool is_std_array<std::array<T, N>> = true;
 
-// In a loop over x[i] and x[i + 1], GCC 12 (predictive commoning, on at -O2 along with the
-// vectorizer) and Clang 16 carry x[i + 1]'s metadata over to the next iteration's x[i];
-// past 32 bytes (say, 10 tangent lanes) that spills registers and costs more than loading
-// it again (callgrind: 960 rather than 1,128 instructions for a 10-input Rosenbrock
-// gradient with GCC). An empty asm hides that the index is affine in the loop.
+// Tangents wider than 32 bytes are loaded again for each x[i] (see hide_from_optimizer).
 template <class M, class I>
-[[gnu::always_inline]] constexpr void reload_each_time(I& index) {
-    if constexpr (sizeof(M) > 32)
-        if (!std::is_constant_evaluated()) asm("" : "+r"(index));
+CASSETTE_INLINE constexpr void reload_each_time(I& index) {
+    if constexpr (sizeof(M) > 32) detail::hide_from_optimizer(index);
 }
 
 template <class Tag>

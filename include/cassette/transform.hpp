@@ -14,32 +14,55 @@
 
 namespace cassette::ir {
 
-// Node kinds, for passes that match "any node of this kind".
-template <class T>
-inline constexpr bool is_call = false;
-template <class F, class... A>
-inline constexpr bool is_call<call<F, A...>> = true;
-
-template <class T>
-inline constexpr bool is_constant = false;
-template <class T>
-inline constexpr bool is_constant<constant<T>> = true;
-
 // Node kinds defined outside the IR (ad::derivative's) take part in traversals through two
 // members: children(), a hana tuple of their child nodes, and with_children(c...), the same
 // node rebuilt from new children. They bind variables, so they are special forms too.
 template <class T>
 concept extension_node = expression<T> && requires(T const& n) { n.children(); };
 
+// Every node's kind, in one place: traversals dispatch on it (a partial specialisation
+// matches a node's type without deducing against all of it, as overloading would).
+enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
+
+template <class T>
+inline constexpr node_kind kind_of_unqualified = extension_node<T> ? node_kind::extension : node_kind::other;
+template <std::size_t I>
+inline constexpr node_kind kind_of_unqualified<param<I>> = node_kind::param;
+template <class T>
+inline constexpr node_kind kind_of_unqualified<constant<T>> = node_kind::constant;
+template <class Id, std::size_t K>
+inline constexpr node_kind kind_of_unqualified<var<Id, K>> = node_kind::var;
+template <class F, class... A>
+inline constexpr node_kind kind_of_unqualified<call<F, A...>> = node_kind::call;
+template <class C, class T, class E>
+inline constexpr node_kind kind_of_unqualified<conditional<C, T, E>> = node_kind::conditional;
+template <class Id, class V, class B>
+inline constexpr node_kind kind_of_unqualified<let_in<Id, V, B>> = node_kind::let;
+template <class Id, class F, class L, class I, class B>
+inline constexpr node_kind kind_of_unqualified<loop<Id, F, L, I, B>> = node_kind::loop;
+
+// A pass may write a node type const-qualified (decltype of a const variable).
+template <class T>
+inline constexpr node_kind kind_of = kind_of_unqualified<std::remove_cv_t<T>>;
+
+// The number of arguments of a call node.
+template <class T>
+inline constexpr std::size_t arity = 0;
+template <class F, class... A>
+inline constexpr std::size_t arity<call<F, A...>> = sizeof...(A);
+template <class F, class... A>
+inline constexpr std::size_t arity<call<F, A...> const> = sizeof...(A);
+
+// Node kinds, for passes that match "any node of this kind".
+template <class T>
+inline constexpr bool is_call = kind_of<T> == node_kind::call;
+template <class T>
+inline constexpr bool is_constant = kind_of<T> == node_kind::constant;
+
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop.
 template <class T>
-inline constexpr bool is_special_form = extension_node<T>;
-template <class C, class T, class E>
-inline constexpr bool is_special_form<conditional<C, T, E>> = true;
-template <class Id, class V, class B>
-inline constexpr bool is_special_form<let_in<Id, V, B>> = true;
-template <class Id, class F, class L, class I, class B>
-inline constexpr bool is_special_form<loop<Id, F, L, I, B>> = true;
+inline constexpr bool is_special_form = kind_of<T> == node_kind::conditional || kind_of<T> == node_kind::let ||
+                                        kind_of<T> == node_kind::loop || kind_of<T> == node_kind::extension;
 
 // The same node with each child c replaced by fn(c); leaves (param, constant, var) as they are.
 template <class Node, class Fn>
@@ -57,7 +80,7 @@ constexpr auto map_children(call<F, A...> const& n, Fn const& fn) {
             return n.fn;
     }();
     return boost::hana::unpack(n.args, [&](auto const&... args) {
-        boost::hana::tuple<node_t<decltype(fn(args))>...> const mapped{ir::as_node(fn(args))...};
+        boost::hana::basic_tuple<node_t<decltype(fn(args))>...> const mapped{ir::as_node(fn(args))...};
         return boost::hana::unpack(mapped, [&](auto const&... m) { return ir::make_call(callee, m...); });
     });
 }
@@ -126,7 +149,7 @@ constexpr auto rewrite_call(call<F, A...> const& n, Rule const& rule, std::index
             return n.fn;
     }();
     // A braced list rewrites the arguments left to right.
-    boost::hana::tuple<decltype(ir::transform(boost::hana::at_c<I>(n.args), rule))...> const args{
+    boost::hana::basic_tuple<decltype(ir::transform(boost::hana::at_c<I>(n.args), rule))...> const args{
         ir::transform(boost::hana::at_c<I>(n.args), rule)...};
     return ir::make_call(callee, boost::hana::at_c<I>(args)...);
 }

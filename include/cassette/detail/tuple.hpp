@@ -3,6 +3,8 @@
 // of the elements, and references stay references (arguments bind without copies).
 #pragma once
 
+#include <cassette/detail/config.hpp>
+
 #include <cstddef>
 #include <utility>
 
@@ -23,7 +25,7 @@ template <class... T>
 using tuple = tuple_impl<std::index_sequence_for<T...>, T...>;
 
 template <std::size_t I, class T>
-[[gnu::always_inline]] constexpr T const& get(leaf<I, T> const& l) noexcept {
+CASSETTE_INLINE constexpr T const& get(leaf<I, T> const& l) noexcept {
     return l.value;
 }
 

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""A random expression tree of N call nodes over x and y, as one translation unit per mode:
+hand (plain C++ on double), jet (the same template on ceres::Jet<double, 2>), and the DSL
+under plain / null / hooked / fold_constants / cse / derivative / gradient.
+Usage: gen.py --n N --mode MODE [--seed S] > tu.cpp"""
+import argparse, random
+
+p = argparse.ArgumentParser()
+p.add_argument('--n', type=int, required=True)
+p.add_argument('--mode', required=True)
+p.add_argument('--seed', type=int, default=1)
+p.add_argument('--shape', default='random', choices=['random', 'chain'])
+a = p.parse_args()
+rng = random.Random(a.seed)
+
+BIN = ['+', '-', '*']
+UN = ['sin', 'cos', 'exp_small']  # exp of a bounded argument: exp(sin(e)) keeps values finite
+
+def leaf():
+    r = rng.random()
+    return 'x' if r < 0.4 else 'y' if r < 0.8 else f'{rng.choice([0.5, 1.5, 2.0, 0.25])}'
+
+def expression(n):
+    """n call nodes: a chain, or a random binary tree (uniform split: depth ~ 4 ln n)."""
+    if a.shape == 'chain':
+        e, calls = 'x', 0
+        while calls < n:
+            e = f'sin({e})' if rng.random() < 0.3 else f'({e} {rng.choice(BIN)} {leaf()})'
+            calls += 1
+        return e
+    def gen(n):
+        if n == 0:
+            return leaf()
+        r = rng.random()
+        if r < 0.15 and n >= 2:
+            return f'exp(sin({gen(n - 2)}))'
+        if r < 0.3:
+            return f'{rng.choice(["sin", "cos"])}({gen(n - 1)})'
+        k = rng.randint(0, n - 1)
+        return f'({gen(k)} {rng.choice(BIN)} {gen(n - 1 - k)})'
+    return gen(n)
+
+e = expression(a.n)
+m = a.mode
+out = ['#include <cstdio>']
+if m in ('hand', 'jet'):
+    out.append('#include <cmath>')
+    if m == 'jet':
+        out.append('#include <ceres/jet.h>')
+    out.append('template <class T> T f(T const& x, T const& y) { using std::sin; using std::cos; using std::exp; return ' + e + '; }')
+    if m == 'hand':
+        out.append('int main(int argc, char**) { double x = 1.0 / (argc + 1), y = 0.25; std::printf("%.17g\\n", f(x, y)); }')
+    else:
+        out.append('int main(int argc, char**) { ceres::Jet<double, 2> x(1.0 / (argc + 1), 0), y(0.25, 1);'
+                   ' auto r = f(x, y); std::printf("%.17g %.17g %.17g\\n", r.a, r.v[0], r.v[1]); }')
+else:
+    out.append('#include <cassette/cassette.hpp>')
+    out.append('inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { using cassette::sin; using cassette::cos; using cassette::exp; return ' + e + '; });')
+    body = {
+        'plain': 'double r = f(x, y);',
+        'null': 'double r = cassette::overdub(cassette::null_context{}, f, x, y);',
+        'hooked': 'counting c; double r = cassette::overdub(c, f, x, y); std::printf("%d\\n", c.calls);',
+        'fold_constants': 'double r = cassette::overdub(folding{}, f, x, y);',
+        'cse': 'double r = cassette::overdub(sharing{}, f, x, y);',
+        'derivative': 'double r = cassette::ad::derivative([](auto t) { return f(t, 0.25); }, x);',
+        'gradient': 'auto g = cassette::ad::gradient([](auto p) { return f(p[0], p[1]); }, std::array<double, 2>{x, y}); double r = g[0] + g[1];',
+    }[m]
+    out.append('struct counting { int calls = 0; template <class... A> void prehook(A const&...) { ++calls; } };')
+    out.append('struct folding { static constexpr auto pass = cassette::passes::fold_constants; };')
+    out.append('struct sharing { static constexpr auto pass = cassette::passes::cse; };')
+    out.append('int main(int argc, char**) { double x = 1.0 / (argc + 1), y = 0.25; ' + body + ' std::printf("%.17g\\n", r); }')
+print('\n'.join(out))
