@@ -16,38 +16,48 @@ rng = random.Random(a.seed)
 BIN = ['+', '-', '*']
 UN = ['sin', 'cos', 'exp_small']  # exp of a bounded argument: exp(sin(e)) keeps values finite
 
-def leaf():
+def leaf(symbolic=False):
+    """x, y or a constant; only x or y where a constant would make the call a plain C++ one."""
     r = rng.random()
+    if symbolic:
+        return 'x' if r < 0.5 else 'y'
     return 'x' if r < 0.4 else 'y' if r < 0.8 else f'{rng.choice([0.5, 1.5, 2.0, 0.25])}'
 
 def expression(n):
-    """n call nodes: a chain, or a random binary tree (uniform split: depth ~ 4 ln n)."""
+    """Exactly n call nodes: a chain, or a random binary tree (uniform split: depth ~ 4 ln n).
+    Every call has a symbolic operand, so none is computed by C++ before the DSL sees it."""
     if a.shape == 'chain':
-        e, calls = 'x', 0
-        while calls < n:
-            e = f'sin({e})' if rng.random() < 0.3 else f'({e} {rng.choice(BIN)} {leaf()})'
-            calls += 1
-        return e
-    def gen(n):
+        # One statement per call, as a deep chain is written: nested parentheses would hit
+        # the parser's bracket limit (256 in Clang) before the library's.
+        steps = ['auto e0 = x;']
+        for k in range(1, n + 1):
+            step = f'sin(e{k - 1})' if rng.random() < 0.3 else f'e{k - 1} {rng.choice(BIN)} {leaf()}'
+            steps.append(f'auto e{k} = {step};')
+        return ' '.join(steps), f'e{n}'
+
+    def gen(n, symbolic):
         if n == 0:
-            return leaf()
+            return leaf(symbolic)
         r = rng.random()
         if r < 0.15 and n >= 2:
-            return f'exp(sin({gen(n - 2)}))'
+            return f'exp(sin({gen(n - 2, True)}))'
         if r < 0.3:
-            return f'{rng.choice(["sin", "cos"])}({gen(n - 1)})'
+            return f'{rng.choice(["sin", "cos"])}({gen(n - 1, True)})'
         k = rng.randint(0, n - 1)
-        return f'({gen(k)} {rng.choice(BIN)} {gen(n - 1 - k)})'
-    return gen(n)
+        left = gen(k, False)
+        # A constant left operand (no call, not x or y) needs a symbolic right one.
+        right_needs_symbol = k == 0 and left not in ('x', 'y')
+        return f'({left} {rng.choice(BIN)} {gen(n - 1 - k, right_needs_symbol)})'
+    return '', gen(n, True)
 
-e = expression(a.n)
+statements, e = expression(a.n)
 m = a.mode
 out = ['#include <cstdio>']
 if m in ('hand', 'jet'):
     out.append('#include <cmath>')
     if m == 'jet':
         out.append('#include <ceres/jet.h>')
-    out.append('template <class T> T f(T const& x, T const& y) { using std::sin; using std::cos; using std::exp; return ' + e + '; }')
+    out.append('template <class T> T f(T const& x, T const& y) { using std::sin; using std::cos; using std::exp; ' + statements + ' return ' + e + '; }')
     if m == 'hand':
         out.append('int main(int argc, char**) { double x = 1.0 / (argc + 1), y = 0.25; std::printf("%.17g\\n", f(x, y)); }')
     else:
@@ -55,7 +65,7 @@ if m in ('hand', 'jet'):
                    ' auto r = f(x, y); std::printf("%.17g %.17g %.17g\\n", r.a, r.v[0], r.v[1]); }')
 else:
     out.append('#include <cassette/cassette.hpp>')
-    out.append('inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { using cassette::sin; using cassette::cos; using cassette::exp; return ' + e + '; });')
+    out.append('inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { using cassette::sin; using cassette::cos; using cassette::exp; ' + statements + ' return ' + e + '; });')
     body = {
         'plain': 'double r = f(x, y);',
         'null': 'double r = cassette::overdub(cassette::null_context{}, f, x, y);',
