@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -32,8 +33,9 @@ std::vector<std::string> spelled(Graph const& g) {
 
 // Graphviz must accept the text: dot exits with 0 only for a graph it could lay out.
 template <class Graph>
-std::string checked_dot(Graph const& g, std::string const& file) {
+std::string checked_dot(Graph const& g, std::string const& name) {
     std::string const dot = g.to_dot();
+    std::string const file = (std::filesystem::temp_directory_path() / ("cassette_" + name)).string();
     std::ofstream(file + ".dot") << dot;
     std::string const command = "dot -Tsvg " + file + ".dot -o " + file + ".svg";
     INFO(dot);

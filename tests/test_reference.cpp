@@ -334,6 +334,8 @@ TEST_CASE("passes, the IR, listings", "[reference]") {
     STATIC_REQUIRE(boost::hana::at_c<1>(b.args).value == 2.0);
     STATIC_REQUIRE(ir::is_call<body> && ir::is_constant<ir::constant<double>>);
     STATIC_REQUIRE(ir::expression<body> && !ir::is_special_form<body>);
+    STATIC_REQUIRE(ir::kind_of<body> == ir::node_kind::call && ir::arity<body> == 2);
+    STATIC_REQUIRE(ir::kind_of<body const> == ir::node_kind::call && ir::kind_of<double> == ir::node_kind::other);
     //]
     //[transform
     // Every exp(x) becomes exp(x) - 1: the rule matches a pattern, and builds nodes with the

@@ -218,12 +218,13 @@ using dispatch_plan = plan<step::member_overdub, Ref, G, X...>;
 template <class Ref, class G, class... X>
 using dispatch_result = plan_result<step::member_overdub, Ref, G, X...>;
 
-// The result type of a call that cannot be made; the static_assert in plan says why.
+// The result type of a call that cannot be made; the static_assert in plan_result says why.
 struct uncallable {};
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type;
 
 // What evaluating a node gives, a reference or a value: a class, so it is computed once.
+// Type computations here are consteval functions named in decltype: never compiled as code.
 template <class Node, class Fr>
 struct eval_result;
 
@@ -262,7 +263,7 @@ struct engine {
                     return g(detail::untag_by<tag>(xs)...);  // std::invoke would hide it from early inlining
             });
         } else {
-            return uncallable{};  // plan has said why
+            return uncallable{};  // plan_result has said why
         }
     }
 
@@ -426,7 +427,7 @@ template <class Node, class Fr>
 struct eval_result {
     static Node const& node();
     static Fr const& frame();
-    static constexpr auto pick() {
+    static consteval auto pick() {
         constexpr ir::node_kind kind = ir::kind_of<Node>;
         if constexpr (kind == ir::node_kind::call)
             return std::type_identity<decltype(engine::eval_call(node(), frame(), std::make_index_sequence<ir::arity<Node>>{}))>{};
@@ -452,7 +453,7 @@ using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 // T, Step<T>, Step<Step<T>>, ... up to the first type Step maps to itself, within Steps
 // applications; void if there is none.
 template <template <class> class Step, class T, int Steps>
-constexpr auto find_fixed_point() {
+consteval auto find_fixed_point() {
     if constexpr (std::is_same_v<Step<T>, T>)
         return std::type_identity<T>{};
     else if constexpr (Steps == 0)
@@ -476,7 +477,7 @@ struct body_result {
     // branches that call self are left out), then with self calls returning that, until it
     // settles (a plain base case and a tagged recursive branch take two steps; each nesting
     // of differentiation adds one).
-    static constexpr auto pick() {
+    static consteval auto pick() {
         if constexpr (!ir::calls_self<body_type>) {
             return std::type_identity<eval_t<body_type, frame_type>>{};
         } else {
@@ -524,7 +525,7 @@ struct plan {
 template <step From, class Ref, class G, class... X>
 struct plan_result {
     static constexpr step which = plan<From, Ref, G, X...>::which;
-    static constexpr auto result() {
+    static consteval auto result() {
         using tag = tag_of<typename Ref::context_type>;
         if constexpr (which == step::member_overdub)
             return std::type_identity<decltype(std::declval<Ref>().ctx.overdub(std::declval<G const&>(),
@@ -580,7 +581,7 @@ struct branch_type {
     static_assert(!(ir::any_node<is_unknown, Then> && ir::any_node<is_unknown, Else>),
                   "cassette::if_: both branches call cassette::self; one of them must be a "
                   "base case that gives the function its result type.");
-    static constexpr auto pick() {
+    static consteval auto pick() {
         if constexpr (ir::any_node<is_unknown, Then>)
             return std::type_identity<eval_t<Else, Fr>>{};
         else if constexpr (ir::any_node<is_unknown, Else>)
