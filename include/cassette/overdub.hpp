@@ -224,8 +224,7 @@ template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type;
 
 // What evaluating a node gives, a reference or a value: a class, so it is computed once.
-// Type computations here are consteval functions named in decltype: never compiled as code.
-template <class Node, class Fr>
+template <class Node, class Fr, ir::node_kind = ir::kind_of<Node>>
 struct eval_result;
 
 // The evaluator and the dispatch of one call, in the order the contract fixes:
@@ -423,28 +422,42 @@ struct engine {
     }
 };
 
+// Specialised by kind rather than chosen in a function, so that a node's result type costs one
+// level of template instantiation (plus its evaluator's): a deep body stays within the limit.
+// The other type computations here are consteval functions named in decltype: never
+// compiled as code.
 template <class Node, class Fr>
-struct eval_result {
-    static Node const& node();
-    static Fr const& frame();
-    static consteval auto pick() {
-        constexpr ir::node_kind kind = ir::kind_of<Node>;
-        if constexpr (kind == ir::node_kind::call)
-            return std::type_identity<decltype(engine::eval_call(node(), frame(), std::make_index_sequence<ir::arity<Node>>{}))>{};
-        else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
-            return std::type_identity<decltype(engine::eval_leaf(node(), frame()))>{};
-        else if constexpr (kind == ir::node_kind::conditional)
-            return std::type_identity<decltype(engine::eval_conditional(node(), frame()))>{};
-        else if constexpr (kind == ir::node_kind::let)
-            return std::type_identity<decltype(engine::eval_let(node(), frame()))>{};
-        else if constexpr (kind == ir::node_kind::loop)
-            return std::type_identity<decltype(engine::eval_loop(node(), frame()))>{};
-        else if constexpr (kind == ir::node_kind::extension)
-            return std::type_identity<decltype(node().evaluate(frame()))>{};
-        else
-            return std::type_identity<decltype(engine::eval_assumed(node(), frame()))>{};
-    }
-    using type = typename decltype(pick())::type;
+struct eval_result<Node, Fr, ir::node_kind::call> {
+    using type = decltype(engine::eval_call(std::declval<Node const&>(), std::declval<Fr const&>(),
+                                            std::make_index_sequence<ir::arity<Node>>{}));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::param> {
+    using type = decltype(engine::eval_leaf(std::declval<Node const&>(), std::declval<Fr const&>()));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::constant> : eval_result<Node, Fr, ir::node_kind::param> {};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::var> : eval_result<Node, Fr, ir::node_kind::param> {};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::conditional> {
+    using type = decltype(engine::eval_conditional(std::declval<Node const&>(), std::declval<Fr const&>()));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::let> {
+    using type = decltype(engine::eval_let(std::declval<Node const&>(), std::declval<Fr const&>()));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::loop> {
+    using type = decltype(engine::eval_loop(std::declval<Node const&>(), std::declval<Fr const&>()));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::extension> {
+    using type = decltype(std::declval<Node const&>().evaluate(std::declval<Fr const&>()));
+};
+template <class Node, class Fr>
+struct eval_result<Node, Fr, ir::node_kind::other> {  // assumed<R, ...>, in a recursive body's type
+    using type = decltype(engine::eval_assumed(std::declval<Node const&>(), std::declval<Fr const&>()));
 };
 
 template <class Node, class Fr>
