@@ -105,5 +105,16 @@ def main(before_path, after_path):
                 print(f'| {mode} | ' + ' | '.join(cells) + ' |')
 
 
+        debug = sorted({(k[2], k[3]) for k in after if k[0] == cxx and k[1] == 'random -O0 -g' and k[2] > 1})
+        if debug:
+            print(f'\n{cxx}, `-O0 -g`: CPU seconds, peak MiB, before → after\n')
+            print('| mode | N | before | after |')
+            print('|---|---:|---|---|')
+            for n, mode in debug:
+                b, a = before.get((cxx, 'random -O0 -g', n, mode)), after.get((cxx, 'random -O0 -g', n, mode))
+                print(f'| {mode} | {n:,} | {cell(b, 0)} s, {cell(b, 1)} MiB | {cell(a, 0)} s, {cell(a, 1)} MiB |'
+                      .replace('fails s, fails MiB', 'fails'))
+
+
 if __name__ == '__main__':
     main(*sys.argv[1:3])

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile time and peak memory of gen.py's translation units, one line per (compiler, size,
-# mode): tab-separated compiler, shape, N, mode, CPU seconds (user + sys), max RSS MiB, or
+# mode): tab-separated compiler, shape (and the flags, unless -O2), N, mode, CPU seconds (user + sys), max RSS MiB, or
 # "fail" and the first error. One compilation at a time, so the numbers do not compete.
 #   bash benchmarks/compile_time/sweep.sh [-I include-dir] [-c "g++ clang++-16"] [-n "100 200"]
 #        [-m "hand jet plain ..."] [-s random|chain] [-f "-O2"] [-t timeout-seconds]
@@ -15,6 +15,8 @@ while getopts I:c:n:m:s:f:t: o; do
     s) shape=$OPTARG ;; f) flags=$OPTARG ;; t) limit=$OPTARG ;; *) exit 2 ;;
   esac
 done
+label=$shape
+[[ $flags == -O2 ]] || label="$shape $flags"  # e.g. "random -O0 -g"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for cxx in $compilers; do for n in $sizes; do for m in $modes; do
@@ -23,9 +25,9 @@ for cxx in $compilers; do for n in $sizes; do for m in $modes; do
   if /usr/bin/time -f '%U %S %M' -o "$tmp/time" timeout "$limit" "$cxx" -std=c++20 $flags -DNDEBUG \
        -I"$include" -I/usr/include/eigen3 -c "$tmp/t.cpp" -o "$tmp/t.o" 2> "$tmp/err"; then
     read -r user sys rss < "$tmp/time"
-    printf '%s\t%s\t%s\t%s\t%s\t%d\n' "$cxx" "$shape" "$n" "$m" "$(awk "BEGIN { print $user + $sys }")" $((rss / 1024))
+    printf '%s\t%s\t%s\t%s\t%s\t%d\n' "$cxx" "$label" "$n" "$m" "$(awk "BEGIN { print $user + $sys }")" $((rss / 1024))
   else
     why=$(grep -m1 -E 'error|fatal|Killed|exhausted' "$tmp/err" | cut -c1-160)
-    printf '%s\t%s\t%s\t%s\tfail\t%s\n' "$cxx" "$shape" "$n" "$m" "${why:-timeout after ${limit} s}"
+    printf '%s\t%s\t%s\t%s\tfail\t%s\n' "$cxx" "$label" "$n" "$m" "${why:-timeout after ${limit} s}"
   fi
 done; done; done
