@@ -8,7 +8,6 @@
 #include <cassette/transform.hpp>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/unpack.hpp>
 
 #include <array>
 #include <cstddef>
