@@ -207,23 +207,26 @@ constexpr std::size_t walk(Sink& s, ir::var<Id, K> const&, P const& at) {
 template <class Sink, class F, class... Args, class Self, std::size_t A, class B>
 constexpr std::size_t walk(Sink& s, ir::call<F, Args...> const& c, place<Self, A, B> const& at) {
     return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        // The callee is walked first, as it is evaluated first.
+        std::size_t const callee = [&] {
+            if constexpr (ir::expression<F>)
+                return detail::walk(s, c.fn, at);
+            else
+                return unbound;
+        }();
+        std::array<std::size_t, sizeof...(J)> const in{detail::walk(s, boost::hana::at_c<J>(c.args), at)...};
         if constexpr (ir::expression<F>) {  // a higher-order call: the callee is its first input
-            std::size_t const callee = detail::walk(s, c.fn, at);
-            std::array<std::size_t, sizeof...(J)> const in{detail::walk(s, boost::hana::at_c<J>(c.args), at)...};
             return s.add("call", node_kind::call, "", at.cluster, callee, in[J]...);
+        } else if constexpr (std::is_same_v<F, ir::self_t>) {
+            return s.add(Self::name, node_kind::call, "", at.cluster, in[J]...);
+        } else if constexpr (traced_function<F>) {
+            std::size_t const cl = s.add_cluster(F::name, cluster_kind::traced, at.cluster);
+            place<F, sizeof...(J), no_bindings> const inside{
+                {s.add(parameter_name<J>::value, node_kind::parameter, "", cl, in[J])...}, {}, cl};
+            std::size_t const result = detail::walk(s, F::template body<sizeof...(J)>, inside);
+            return s.add(F::name, node_kind::call, "", at.cluster, result);
         } else {
-            std::array<std::size_t, sizeof...(J)> const in{detail::walk(s, boost::hana::at_c<J>(c.args), at)...};
-            if constexpr (std::is_same_v<F, ir::self_t>) {
-                return s.add(Self::name, node_kind::call, "", at.cluster, in[J]...);
-            } else if constexpr (traced_function<F>) {
-                std::size_t const cl = s.add_cluster(F::name, cluster_kind::traced, at.cluster);
-                place<F, sizeof...(J), no_bindings> const inside{
-                    {s.add(parameter_name<J>::value, node_kind::parameter, "", cl, in[J])...}, {}, cl};
-                std::size_t const result = detail::walk(s, F::template body<sizeof...(J)>, inside);
-                return s.add(F::name, node_kind::call, "", at.cluster, result);
-            } else {
-                return s.add(cassette::name_of(c.fn), node_kind::call, "", at.cluster, in[J]...);
-            }
+            return s.add(cassette::name_of(c.fn), node_kind::call, "", at.cluster, in[J]...);
         }
     }(std::index_sequence_for<Args...>{});
 }

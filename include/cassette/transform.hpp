@@ -24,6 +24,7 @@ concept extension_node = expression<T> && requires(T const& n) { n.children(); }
 // matches a node's type without deducing against all of it, as overloading would).
 enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
 
+namespace detail {
 template <class T>
 inline constexpr node_kind kind_of_unqualified = extension_node<T> ? node_kind::extension : node_kind::other;
 template <std::size_t I>
@@ -40,10 +41,11 @@ template <class Id, class V, class B>
 inline constexpr node_kind kind_of_unqualified<let_in<Id, V, B>> = node_kind::let;
 template <class Id, class F, class L, class I, class B>
 inline constexpr node_kind kind_of_unqualified<loop<Id, F, L, I, B>> = node_kind::loop;
+}  // namespace detail
 
 // A pass may write a node type const-qualified (decltype of a const variable).
 template <class T>
-inline constexpr node_kind kind_of = kind_of_unqualified<std::remove_cv_t<T>>;
+inline constexpr node_kind kind_of = detail::kind_of_unqualified<std::remove_cv_t<T>>;
 
 // The number of arguments of a call node.
 template <class T>
