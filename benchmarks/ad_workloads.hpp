@@ -302,6 +302,60 @@ using rosenbrock_2 = rosenbrock_gradient<2>;
 using rosenbrock_10 = rosenbrock_gradient<10>;
 using rosenbrock_100 = rosenbrock_gradient<100>;
 
+// --- reverse mode and values with derivatives: their own translation unit, as each row's
+//     inlining depends on what else the unit holds (GCC's unit-growth limits) ---------------
+
+// The Rosenbrock gradient by reverse mode, beside forward mode.
+template <std::size_t N>
+struct rosenbrock_reverse : rosenbrock_gradient<N> {
+    using array = std::array<double, N>;
+
+    static array cassette_forward(array const& x) { return ad::gradient(traced::rosenbrock, x); }
+    //[cassette_rosenbrock_reverse
+    static array cassette_reverse(array const& x) { return ad::gradient(traced::rosenbrock, x, ad::reverse); }
+    // The caller's tape, kept from one gradient to the next: no allocation after the first.
+    static array cassette_reverse_tape(array const& x) {
+        static ad::tape tape;
+        return ad::gradient(traced::rosenbrock, x, ad::reverse(tape));
+    }
+    //]
+    static std::vector<double> cassette_reverse_vector(std::vector<double> const& x) {
+        return ad::gradient(traced::rosenbrock, x, ad::reverse);
+    }
+};
+
+struct value_derivative {
+    double value, derivative;
+};
+
+// g and g' at x = 0.7 together, as an optimiser asks for them.
+struct g_value_first {
+    static double input() { return 0.7; }
+    static value_derivative hand(double x) { return {ad_workloads::g(x), g_first::hand(x)}; }
+    //[cassette_value_and_derivative
+    static ad::value_and_derivative_result<double, double> cassette(double x) {
+        return ad::value_and_derivative(traced::g, x);
+    }
+    //]
+    static value_derivative cassette_two_calls(double x) { return {traced::g(x), ad::derivative(traced::g, x)}; }
+};
+
+using rosenbrock_reverse_10 = rosenbrock_reverse<10>;
+using rosenbrock_reverse_100 = rosenbrock_reverse<100>;
+using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
+
+#define AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, W)                                                    \
+    X(W, hand, input) X(W, cassette_forward, input) X(W, cassette_reverse, input)                     \
+    X(W, cassette_reverse_tape, input) X(W, cassette_reverse_vector, input_vector)
+#define AD_WORKLOADS_REVERSE_ROWS(X)                           \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_10)  \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100) \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000) \
+    X(g_value_first, hand, input) X(g_value_first, cassette, input) X(g_value_first, cassette_two_calls, input)
+
+inline constexpr std::string_view reverse_workload_names[] = {"rosenbrock_reverse_10", "rosenbrock_reverse_100",
+                                                              "rosenbrock_reverse_1000", "g_value_first"};
+
 // Every row: X(workload, implementation, input function). The implementations are hand,
 // then Cassette's (names starting with "cassette"), then the peers.
 #define AD_WORKLOADS_ROSENBROCK_ROWS(X, W)                                          \
@@ -331,6 +385,10 @@ constexpr kind kind_of(std::string_view implementation) {
 // The results as doubles, to compare them.
 inline std::vector<double> flatten(double r) { return {r}; }
 inline std::vector<double> flatten(point const& r) { return {r.x, r.y, r.z}; }
+inline std::vector<double> flatten(value_derivative const& r) { return {r.value, r.derivative}; }
+inline std::vector<double> flatten(ad::value_and_derivative_result<double, double> const& r) {
+    return {r.value, r.derivative};
+}
 template <class R>
 std::vector<double> flatten(R const& r) {
     return {r.begin(), r.end()};

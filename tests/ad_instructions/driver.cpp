@@ -45,6 +45,13 @@ using result_t = typename row_types<decltype(Row)>::result;
 
 }  // namespace
 
+// The rows of one translation unit: reverse mode's apart from the others (ad_workloads.hpp).
+#if defined(AD_WORKLOADS_REVERSE)
+#define DRIVER_ROWS AD_WORKLOADS_REVERSE_ROWS
+#else
+#define DRIVER_ROWS AD_WORKLOADS_ROWS
+#endif
+
 // One result per call, written to `out`, so that the function returns no class type
 // (a C-linkage function may not, for Clang's -Wreturn-type-c-linkage).
 #define DRIVER_ROW(W, I, INPUT)                                                                       \
@@ -52,7 +59,7 @@ using result_t = typename row_types<decltype(Row)>::result;
                                             result_t<&ad_workloads::W::I>& out) {                      \
         out = ad_workloads::W::I(in);                                                                 \
     }
-AD_WORKLOADS_ROWS(DRIVER_ROW)
+DRIVER_ROWS(DRIVER_ROW)
 #undef DRIVER_ROW
 
 namespace {
@@ -75,7 +82,7 @@ std::vector<double> run(long k) {
 
 #define DRIVER_ENTRY(W, I, INPUT) \
     entry{#W, #I, run<&ad_workloads::W::I, &ad_workloads::W::INPUT, &W##_##I>},
-entry const entries[] = {AD_WORKLOADS_ROWS(DRIVER_ENTRY)};
+entry const entries[] = {DRIVER_ROWS(DRIVER_ENTRY)};
 #undef DRIVER_ENTRY
 
 // Infinity-norm relative difference: max |a_k - h_k| / max |h_k|.

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: BSL-1.0
+// Reverse-mode automatic differentiation: a context that tags every value depending on the
+// input with its slot on a tape it owns, records the local partial derivatives of each call
+// (the forward rules, seeded one argument at a time), and sweeps the tape backwards.
+#pragma once
+
+#include <cassette/ad/forward.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cassette::ad {
+
+// The tag of reverse differentiation under Parent: distinct from forward's, so forward over
+// reverse (hvp) keeps the two apart.
+template <class Parent>
+struct reverse_tag {};
+
+namespace detail {
+
+// A value's place on a tape. Slot 0 collects what flows into constants: a plain value
+// converted to a tagged one (a branch, an accumulator, a field of make<T>) gets it.
+struct slot {
+    std::uint32_t index = 0;
+    friend constexpr bool operator==(slot, slot) = default;
+};
+
+}  // namespace detail
+
+// The record of one evaluation: an edge (from, to, d to / d from) per differentiable argument
+// of each call, and the adjoints of the last sweep. Partial is double, or a value tagged by an
+// enclosing forward context (forward over reverse). Its buffers keep their capacity from one
+// evaluation to the next, so a tape kept by the caller allocates only while it grows.
+template <class Partial>
+class basic_tape {
+public:
+    // Forgets the last evaluation (keeping the buffers).
+    void clear() noexcept {
+        edges_.clear();
+        adjoints_.assign(1, Partial(0.0));
+        swept_ = false;
+    }
+    // The calls recorded, and their edges (one per argument that depends on x).
+    std::size_t statements() const noexcept { return adjoints_.size() - 1; }
+    std::size_t edges() const noexcept { return edges_.size(); }
+
+    // A new slot, its adjoint zeroed here rather than in a pass over all of them before the
+    // sweep (which costs the same work, in one more loop).
+    CASSETTE_INLINE detail::slot new_slot() {
+        adjoints_.push_back(Partial(0.0));
+        return {std::uint32_t(adjoints_.size() - 1)};
+    }
+
+    CASSETTE_INLINE void record(detail::slot from, detail::slot to, Partial const& partial) {
+        edges_.push_back({from, to, partial});
+    }
+
+    // The adjoints of every slot for the output in slot `seed`, accumulated in the parent's
+    // arithmetic. Sweeping the same record again (a Jacobian's next row) zeroes them first.
+    template <class Arithmetic>
+    std::vector<Partial> const& sweep(detail::slot seed, Arithmetic const& p) {
+        if (swept_) std::fill(adjoints_.begin(), adjoints_.end(), Partial(0.0));
+        swept_ = true;
+        adjoints_[seed.index] = Partial(1.0);
+        for (auto e = edges_.rbegin(); e != edges_.rend(); ++e)
+            adjoints_[e->from.index] =
+                Partial(p(op::add, adjoints_[e->from.index], p(op::mul, e->partial, adjoints_[e->to.index])));
+        return adjoints_;
+    }
+
+private:
+    struct edge {
+        detail::slot from, to;
+        Partial partial;
+    };
+    std::vector<edge> edges_;
+    std::vector<Partial> adjoints_ = std::vector<Partial>(1);  // slot 0: constants
+    bool swept_ = false;
+};
+
+using tape = basic_tape<double>;
+
+// The context of one reverse differentiation: values that depend on the input carry their
+// slot; a call with such arguments records one edge per argument.
+template <class Parent, class Partial>
+struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
+    using base = detail::differentiation<Parent, reverse_tag<Parent>>;
+    template <class X>
+    static constexpr bool carries = base::template carries<X>;
+    basic_tape<Partial>& tape;
+
+    constexpr reverse_context(Parent& p, basic_tape<Partial>& t) noexcept : base(p), tape(t) {}
+
+    // x as a rule sees it: with a unit tangent if it is the argument being seeded, a zero
+    // tangent otherwise (constants included).
+    template <bool Seeded, class X>
+    CASSETTE_INLINE constexpr auto split(X const& x) const {
+        if constexpr (carries<X> && Seeded)
+            return dual<decltype(cassette::untag(x, *this)), double>{cassette::untag(x, *this), 1.0};
+        else if constexpr (carries<X>)
+            return dual<decltype(cassette::untag(x, *this)), zero>{cassette::untag(x, *this), zero{}};
+        else
+            return dual<X const&, zero>{x, zero{}};
+    }
+
+    // The rule with argument I seeded: its value and d result / d argument I.
+    template <std::size_t I, class G, class... X>
+    CASSETTE_INLINE constexpr auto seeded(X const&... xs) const {
+        return [&]<std::size_t... J>(std::index_sequence<J...>) CASSETTE_INLINE_LAMBDA {
+            return rule<G>::apply(detail::arithmetic<Parent>{this->parent}, split<I == J>(xs)...);
+        }(std::index_sequence_for<X...>{});
+    }
+
+    // d result / d argument I: zero if the argument carries no slot.
+    template <std::size_t I, class G, class... X>
+    static consteval auto partial_type() {
+        if constexpr (carries<std::tuple_element_t<I, std::tuple<X...>>>)
+            return std::type_identity<decltype(std::declval<reverse_context const&>()
+                                                   .template seeded<I, G>(std::declval<X const&>()...)
+                                                   .d)>{};
+        else
+            return std::type_identity<zero>{};
+    }
+    template <std::size_t I, class G, class... X>
+    using partial_t = typename decltype(partial_type<I, G, X...>())::type;
+    template <class G, class... X>
+    struct partials {
+        template <std::size_t I>
+        static constexpr bool reaches = !detail::is_zero<partial_t<I, G, X...>>;
+        static constexpr bool any = [] {
+            return []<std::size_t... I>(std::index_sequence<I...>) { return (reaches<I> || ...); }(std::index_sequence_for<X...>{});
+        }();
+    };
+
+    template <class G, class... X>
+        requires has_rule<G> && (carries<X> || ...)
+    CASSETTE_INLINE constexpr auto overdub(G const&, X const&... xs) const {
+        constexpr bool carrier[] = {carries<X>...};
+        constexpr std::size_t first = [&] {
+            std::size_t i = 0;
+            while (!carrier[i]) ++i;
+            return i;
+        }();
+        // The value and the first partial from one evaluation of the rule (libm is not
+        // called twice for a unary primitive).
+        auto const r = seeded<first, G>(xs...);
+        if constexpr (!partials<G, X...>::any) {
+            return r.v;
+        } else {
+            cassette::detail::tuple<X const&...> const args{{xs}...};
+            detail::slot const to = tape.new_slot();
+            auto const record = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) CASSETTE_INLINE_LAMBDA {
+                if constexpr (partials<G, X...>::template reaches<K>) {
+                    detail::slot const from =
+                        cassette::detail::metadata_by<typename base::tag_type>(cassette::detail::get<K>(args));
+                    if constexpr (K == first)
+                        tape.record(from, to, Partial(r.d));
+                    else
+                        tape.record(from, to, Partial(seeded<K, G>(xs...).d));
+                }
+            };
+            [&]<std::size_t... I>(std::index_sequence<I...>) CASSETTE_INLINE_LAMBDA {
+                (record(std::integral_constant<std::size_t, I>{}), ...);
+            }(std::index_sequence_for<X...>{});
+            return tagged<typename base::tag_type, std::remove_cvref_t<decltype(r.v)>, detail::slot>(r.v, to);
+        }
+    }
+};
+
+// Reverse mode is chosen by passing ad::reverse after x (a tape made for the call), or
+// ad::reverse(t) (the caller's tape t, whose buffers the next call reuses).
+template <class Partial>
+struct on_tape {
+    basic_tape<Partial>& tape;
+};
+struct reverse_t {
+    constexpr on_tape<double> operator()(tape& t) const noexcept { return {t}; }
+};
+inline constexpr reverse_t reverse{};
+
+template <class M>
+concept reverse_mode = std::is_same_v<M, reverse_t> || std::is_same_v<M, on_tape<double>>;
+
+namespace detail {
+
+template <class Fn>
+auto with_tape(reverse_t, Fn const& fn) {
+    tape t;
+    return fn(t);
+}
+template <class Fn>
+auto with_tape(on_tape<double> mode, Fn const& fn) {
+    return fn(mode.tape);
+}
+
+// The metadata of an input of x's shape: a slot per leaf.
+template <class T>
+struct slots_of {
+    using type = slot;
+};
+template <class T, std::size_t N>
+struct slots_of<std::array<T, N>> {
+    using type = elements<std::array<typename slots_of<T>::type, N>>;
+};
+template <class T, class A>
+struct slots_of<std::vector<T, A>> {
+    using type = elements<std::vector<typename slots_of<T>::type>>;
+};
+template <class T>
+    requires std::is_aggregate_v<T> && (!cassette::detail::is_std_array<T>)
+struct slots_of<T> {
+    using type = decltype([]<std::size_t... I>(std::index_sequence<I...>) {
+        return fields<typename slots_of<boost::pfr::tuple_element_t<I, T>>::type...>{};
+    }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{}));
+};
+
+// fn(m, leaf) for every leaf of x and the part m of x's metadata that belongs to it.
+template <class M, class T, class Fn>
+void for_each_leaf_metadata(M& m, T const& x, Fn const& fn) {
+    if constexpr (leaf<T>) {
+        fn(m, x);
+    } else if constexpr (is_vector<T>) {
+        m.of.resize(x.size());
+        for (std::size_t k = 0; k != x.size(); ++k) detail::for_each_leaf_metadata(m.of[k], x[k], fn);
+    } else if constexpr (sequence<T>) {
+        for (std::size_t k = 0; k != x.size(); ++k) detail::for_each_leaf_metadata(m.of[k], x[k], fn);
+    } else {
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (detail::for_each_leaf_metadata(std::get<I>(m.of), boost::pfr::get<I>(x), fn), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<T>>{});
+    }
+}
+
+// `value` (x, or x tagged by an enclosing context) with a new slot for each leaf of `shape`, in
+// order: slots 1 .. n of a cleared tape.
+template <class Ctx, class V, class X>
+auto with_slots(Ctx const& ctx, V const& value, X const& shape) {
+    ctx.tape.clear();
+    tagged<tag_of<Ctx>, V, typename slots_of<X>::type> input(value);
+    detail::for_each_leaf_metadata(input.meta, shape, [&](slot& s, auto const&) { s = ctx.tape.new_slot(); });
+    return input;
+}
+
+// The slots of the leaves of f's result y, in order; slot 0 for a leaf that does not depend on x.
+template <class Tag, class V, class M>
+void result_slots(V const& value, M const& meta, std::vector<slot>& out) {
+    if constexpr (std::is_same_v<M, slot>)
+        out.push_back(meta);
+    else if constexpr (std::is_same_v<M, no_metadata>)
+        out.insert(out.end(), detail::leaves(value), slot{});
+    else if constexpr (sequence<V>)
+        for (std::size_t k = 0; k != value.size(); ++k) detail::result_slots<Tag>(value[k], meta.of[k], out);
+    else
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            (detail::result_slots<Tag>(boost::pfr::get<I>(value), std::get<I>(meta.of), out), ...);
+        }(std::make_index_sequence<boost::pfr::tuple_size_v<V>>{});
+}
+
+template <class Y, class Ctx>
+slot scalar_slot(Y const& y, Ctx const& ctx) {
+    using value_type = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
+    static_assert(std::is_arithmetic_v<primal_t<value_type>>,
+                  "cassette::ad::gradient(f, x, ad::reverse): f returns an array, a vector or an aggregate (the "
+                  "value_type in this instantiation), not a number; its derivatives are a matrix: use "
+                  "cassette::ad::jacobian(f, x, ad::reverse).");
+    if constexpr (std::is_arithmetic_v<primal_t<value_type>> && cassette::detail::layer<tag_of<Ctx>, Y>::found)
+        return cassette::detail::metadata_by<tag_of<Ctx>>(y);
+    else
+        return slot{};  // f does not depend on x (or the error above)
+}
+
+// Adjoints of slots 1 .. n into the leaves of a copy of x, each through `part` (the value, or
+// its tangent under forward over reverse).
+template <class X, class Partial, class Part>
+X gradient_of(X const& x, std::vector<Partial> const& adjoints, Part const& part) {
+    X g = x;
+    std::size_t k = 1;
+    detail::for_each_leaf(g, [&](auto& leaf) { leaf = std::remove_cvref_t<decltype(leaf)>(part(adjoints[k++])); });
+    return g;
+}
+
+// f run at x in a reverse context that records on the mode's tape; then(y, ctx) reads the
+// result y (and sweeps the tape).
+template <class Mode, class F, class X, class Then, class... R>
+auto recorded(Mode mode, F const& f, X const& x, Then const& then, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
+    auto const tf = detail::as_traced(f);
+    return detail::with_tape(mode, [&](tape& t) {
+        null_context none;
+        reverse_context<null_context, double> ctx{none, t};
+        return then(cassette::overdub(ctx, tf, detail::with_slots(ctx, x, x), rest...), ctx);
+    });
+}
+
+}  // namespace detail
+
+// The value of f at x and its gradient by reverse mode: one evaluation recording the tape,
+// one sweep back.
+template <class F, class X, reverse_mode Mode, class... R>
+auto value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
+    auto const then = [&](auto const& y, auto& ctx) {
+        auto const& adjoints = ctx.tape.sweep(detail::scalar_slot(y, ctx), detail::arithmetic<null_context>{ctx.parent});
+        using value_type = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
+        return value_and_gradient_result<value_type, X>{
+            cassette::untag(y, ctx), detail::gradient_of(x, adjoints, [](double a) { return detail::signless_zero(a); })};
+    };
+    return detail::recorded(mode, f, x, then, rest...);
+}
+
+template <class F, class X, reverse_mode Mode, class... R>
+X gradient(F const& f, X const& x, Mode mode, R const&... rest) {
+    return ad::value_and_gradient(f, x, mode, rest...).gradient;
+}
+
+template <class F, class X, reverse_mode Mode, class... R>
+    requires std::is_floating_point_v<X>
+auto value_and_derivative(F const& f, X const& x, Mode mode, R const&... rest) {
+    auto [value, derivative] = ad::value_and_gradient(f, x, mode, rest...);
+    return value_and_derivative_result<decltype(value), X>{value, derivative};
+}
+
+// J[i][j] = d f_i / d x_j: one evaluation, one sweep per leaf of f's result.
+template <class F, class X, reverse_mode Mode, class... R>
+auto jacobian(F const& f, X const& x, Mode mode, R const&... rest) {
+    auto const then = [&](auto const& y, auto& ctx) {
+        using Y = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
+        std::vector<detail::slot> outputs;
+        detail::result_slots<tag_of<decltype(ctx)>>(cassette::untag(y, ctx),
+                                                    cassette::detail::metadata_by<tag_of<decltype(ctx)>>(y), outputs);
+        std::size_t const n = detail::leaves(x);
+        auto J = detail::make_matrix<detail::static_leaves<Y>(), detail::static_leaves<X>()>(outputs.size(), n);
+        for (std::size_t i = 0; i != outputs.size(); ++i) {
+            auto const& adjoints = ctx.tape.sweep(outputs[i], detail::arithmetic<null_context>{ctx.parent});
+            for (std::size_t j = 0; j != n; ++j) J[i][j] = detail::signless_zero(adjoints[j + 1]);
+        }
+        return J;
+    };
+    return detail::recorded(mode, f, x, then, rest...);
+}
+
+namespace detail {
+
+// Forward over reverse: x carries the tangent `direction` (set by `seed`) in an outer forward
+// context, and the reverse sweep runs in that context's arithmetic, so each adjoint's tangent
+// is a directional derivative of the gradient.
+template <class F, class X, class Seed, class... R>
+X gradient_tangent(F const& tf, X const& x, Seed const& seed, R const&... rest) {
+    null_context none;
+    forward<null_context> outer{none};
+    auto const x_outer = seed(outer);
+    using partial = tagged<tag_of<forward<null_context>>, double, double>;
+    basic_tape<partial> t;
+    reverse_context<forward<null_context>, partial> ctx{outer, t};
+    auto const y = cassette::overdub(ctx, tf, detail::with_slots(ctx, x_outer, x), rest...);
+    auto const& adjoints = t.sweep(detail::scalar_slot(y, ctx), detail::arithmetic<forward<null_context>>{outer});
+    return detail::gradient_of(x, adjoints, [](partial const& a) { return detail::signless_zero(a.meta); });
+}
+
+}  // namespace detail
+
+// The Hessian-vector product H(x) v, by forward over reverse: one evaluation and one sweep,
+// each on values that carry a tangent.
+template <class F, class X, class... R>
+X hvp(F const& f, X const& x, X const& v, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
+    return detail::gradient_tangent(detail::as_traced(f), x, [&](auto const& outer) {
+        auto x_outer = detail::seeded<1>(outer, x, x, detail::leaves(x));  // every tangent 0
+        std::vector<double> direction;
+        detail::for_each_leaf(v, [&](auto const& vi) { direction.push_back(double(vi)); });
+        std::size_t k = 0;
+        detail::for_each_leaf_metadata(x_outer.meta, x, [&](double& t, auto const&) { t = direction[k++]; });
+        return x_outer;
+    }, rest...);
+}
+
+// H[i][j] = d2 f / d x_i d x_j, row by row by forward over reverse.
+template <class F, class X, reverse_mode Mode, class... R>
+auto hessian(F const& f, X const& x, Mode, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
+    auto const tf = detail::as_traced(f);
+    std::size_t const n = detail::leaves(x);
+    auto H = detail::make_matrix<detail::static_leaves<X>(), detail::static_leaves<X>()>(n, n);
+    for (std::size_t i = 0; i != n; ++i) {
+        X const row = detail::gradient_tangent(tf, x, [&](auto const& outer) { return detail::seeded<1>(outer, x, x, i); },
+                                               rest...);
+        std::size_t j = 0;
+        detail::for_each_leaf(row, [&](auto const& h) { H[i][j++] = double(h); });
+    }
+    return H;
+}
+
+}  // namespace cassette::ad
