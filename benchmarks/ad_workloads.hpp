@@ -322,6 +322,79 @@ struct rosenbrock_reverse : rosenbrock_gradient<N> {
     static std::vector<double> cassette_reverse_vector(std::vector<double> const& x) {
         return ad::gradient(traced::rosenbrock, x, ad::reverse);
     }
+    // The hand-written gradient into a std::vector: the allocation every vector row makes.
+    static std::vector<double> hand_vector(std::vector<double> const& x) {
+        std::vector<double> grad(x.size());
+        for (std::size_t i = 0; i + 1 < x.size(); ++i) {
+            double const a = 1.0 - x[i];
+            double const b = x[i + 1] - x[i] * x[i];
+            grad[i] += -2.0 * a - 400.0 * x[i] * b;
+            grad[i + 1] += 200.0 * b;
+        }
+        return grad;
+    }
+};
+
+// The energy gradient of a plain struct by reverse mode.
+struct energy_reverse : energy_gradient {
+    static point cassette_forward(point const& p) { return ad::gradient(traced::energy, p); }
+    static point cassette_reverse(point const& p) { return ad::gradient(traced::energy, p, ad::reverse); }
+    static point cassette_reverse_tape(point const& p) {
+        static ad::tape tape;
+        return ad::gradient(traced::energy, p, ad::reverse(tape));
+    }
+};
+
+//[gaussian
+struct normal {
+    double mu, sigma;
+};
+
+// The log-likelihood of the data under N(mu, sigma^2), without its constant term.
+namespace traced {
+inline constexpr auto log_likelihood = cassette::function<"log_likelihood">([](auto theta, auto data) {
+    auto const mu = cassette::get<0>(theta);
+    auto const sigma = cassette::get<1>(theta);
+    return cassette::sum(0, cassette::length(data), [=](auto i) {
+        auto const z = (data[i] - mu) / sigma;
+        return -0.5 * z * z - cassette::log(sigma);
+    });
+});
+}  // namespace traced
+//]
+
+// Its gradient with respect to (mu, sigma) at (1, 2), for 1,000 observations.
+struct gaussian_gradient {
+    static std::vector<double> const& data() {
+        static std::vector<double> const d = [] {
+            std::vector<double> v(1000);
+            for (std::size_t i = 0; i != v.size(); ++i) v[i] = 1.0 + std::sin(double(i));
+            return v;
+        }();
+        return d;
+    }
+    static normal input() { return {1.0, 2.0}; }
+
+    // d/dmu = sum (x - mu) / sigma^2, d/dsigma = sum ((x - mu)^2 / sigma^3 - 1 / sigma).
+    static normal hand(normal const& t) {
+        double dmu = 0, dsigma = 0;
+        for (double x : data()) {
+            double const z = (x - t.mu) / t.sigma;
+            dmu += z / t.sigma;
+            dsigma += z * z / t.sigma - 1.0 / t.sigma;
+        }
+        return {dmu, dsigma};
+    }
+    static normal cassette_forward(normal const& t) { return ad::gradient(traced::log_likelihood, t, data()); }
+    //[cassette_gaussian_reverse
+    static normal cassette_reverse(normal const& t) {
+        return ad::gradient(traced::log_likelihood, t, ad::reverse, data());
+    }
+    //]
+    static normal cassette_reverse_tape(normal const& t) {
+        static ad::tape tape;
+        return ad::gradient(traced::log_likelihood, t, ad::reverse(tape), data());
+    }
 };
 
 struct value_derivative {
@@ -345,16 +418,22 @@ using rosenbrock_reverse_100 = rosenbrock_reverse<100>;
 using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
 
 #define AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, W)                                                    \
-    X(W, hand, input) X(W, cassette_forward, input) X(W, cassette_reverse, input)                     \
-    X(W, cassette_reverse_tape, input) X(W, cassette_reverse_vector, input_vector)
-#define AD_WORKLOADS_REVERSE_ROWS(X)                           \
-    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_10)  \
-    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100) \
-    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000) \
+    X(W, hand, input) X(W, hand_vector, input_vector) X(W, cassette_forward, input)                   \
+    X(W, cassette_reverse, input) X(W, cassette_reverse_tape, input) X(W, cassette_reverse_vector, input_vector)
+#define AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, W)                                              \
+    X(W, hand, input) X(W, cassette_forward, input) X(W, cassette_reverse, input) \
+    X(W, cassette_reverse_tape, input)
+#define AD_WORKLOADS_REVERSE_ROWS(X)                                                                    \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_10)                                      \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100)                                     \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000)                                    \
+    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, energy_reverse)                                                 \
+    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, gaussian_gradient)                                              \
     X(g_value_first, hand, input) X(g_value_first, cassette, input) X(g_value_first, cassette_two_calls, input)
 
 inline constexpr std::string_view reverse_workload_names[] = {"rosenbrock_reverse_10", "rosenbrock_reverse_100",
-                                                              "rosenbrock_reverse_1000", "g_value_first"};
+                                                              "rosenbrock_reverse_1000", "energy_reverse",
+                                                              "gaussian_gradient", "g_value_first"};
 
 // Every row: X(workload, implementation, input function). The implementations are hand,
 // then Cassette's (names starting with "cassette"), then the peers.
@@ -385,6 +464,7 @@ constexpr kind kind_of(std::string_view implementation) {
 // The results as doubles, to compare them.
 inline std::vector<double> flatten(double r) { return {r}; }
 inline std::vector<double> flatten(point const& r) { return {r.x, r.y, r.z}; }
+inline std::vector<double> flatten(normal const& r) { return {r.mu, r.sigma}; }
 inline std::vector<double> flatten(value_derivative const& r) { return {r.value, r.derivative}; }
 inline std::vector<double> flatten(ad::value_and_derivative_result<double, double> const& r) {
     return {r.value, r.derivative};

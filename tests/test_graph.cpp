@@ -175,3 +175,71 @@ TEST_CASE("self calls are calls; a derivative is a subgraph around its body") {
     CHECK(d.result() == 6);
     CHECK(contains(checked_dot(d, "graph_derivative"), R"(label="derivative";)"));
 }
+
+// --- record -------------------------------------------------------------------------------
+
+TEST_CASE("record: the bodies users write first, with their values") {
+    auto const g = cassette::graph::record(identity, 2.5);
+    CHECK(spelled(g) == std::vector<std::string>{"_1()"});
+    CHECK(g.result() == 0);
+    CHECK(g.nodes()[0].value == "2.5");
+    CHECK(g.nodes()[0].type == "double");
+
+    auto const k = cassette::graph::record(answer, 1.0);
+    CHECK(spelled(k) == std::vector<std::string>{"_1()", "constant()"});
+    CHECK(k.result() == 1);
+    CHECK(contains(checked_dot(k, "record_answer"), R"(n1 [label="42 : int", shape=plaintext, peripheries=2)"));
+
+    auto const a = cassette::graph::record(first, std::array{3.0, 4.0});
+    CHECK(spelled(a) == std::vector<std::string>{"_1()", "get<0>(0)"});
+    CHECK(a.nodes()[1].value == "3");
+    CHECK(contains(checked_dot(a, "record_first"), R"(n1 [label="get<0> = 3", shape=box, peripheries=2)"));
+}
+
+TEST_CASE("record: nested traced functions are clusters; branches as taken, loops unrolled") {
+    // banana(2, 3) = sq(1) + 100 sq(3 - sq(2)): its static graph's nodes, with values, in the
+    // order they ran: a constant is drawn when a call uses it (100.0 after sq(y - sq(x))).
+    auto const b = cassette::graph::record(banana, 2.0, 3.0);
+    CHECK(spelled(b) == std::vector<std::string>{
+                            "_1()", "_2()", "constant()", "-(0, 2)",        // x - 1.0
+                            "_1(3)", "*(4, 4)", "sq(5)",                    // sq(x - 1.0)
+                            "_1(0)", "*(7, 7)", "sq(8)",                    // sq(x)
+                            "-(1, 9)", "_1(10)", "*(11, 11)", "sq(12)",     // sq(y - sq(x))
+                            "constant()", "*(14, 13)", "+(6, 15)"});
+    CHECK(b.clusters().size() == 4);
+    CHECK(b.nodes()[b.result()].value == "101");  // 1 + 100 * (3 - 4)^2
+    std::string const dot = checked_dot(b, "record_banana");
+    CHECK(contains(dot, R"(n16 [label="+ = 101", shape=box, peripheries=2, xlabel="result"];)"));
+
+    //[record
+    // twice_or_square(x) = let(x * 2, [](auto t) { return if_(t < 1, t, t * t); }), run at 3:
+    // t = 6 is not < 1, so only t * t runs.
+    auto const t = cassette::graph::record(twice_or_square, 3);
+    CHECK(t.nodes().size() == 6);  // _1, 2, *, 1, <, *
+    CHECK(t.nodes()[t.result()].name == "*");
+    CHECK(t.nodes()[t.result()].value == "36");
+    //]
+    CHECK(spelled(t) == std::vector<std::string>{"_1()", "constant()", "*(0, 1)", "constant()", "<(2, 3)",
+                                                 "*(2, 2)"});
+    CHECK(t.nodes()[5].value == "36");
+    checked_dot(t, "record_let_if");
+
+    // Three elements: two iterations of the fold, each its own nodes: 12 calls (3 getindex,
+    // i + 1, 2 subtractions, 3 pow, *, 2 additions) and 9 constants (i three times, 1 for
+    // i + 1, 1.0, 2 three times, 100.0), and once the accumulator's start, a constant where
+    // the first iteration uses it; before them _1, length(x), 1 and length(x) - 1.
+    auto const r = cassette::graph::record(rosenbrock, std::vector{1.0, 1.0, 2.0});
+    CHECK(r.nodes().size() == 4 + 2 * 21 + 1);
+    CHECK(r.nodes()[r.result()].value == "100");  // (1 - 1)^2 + 100 (1 - 1^2)^2 + (1 - 1)^2 + 100 (2 - 1^2)^2
+    checked_dot(r, "record_rosenbrock");
+}
+
+TEST_CASE("record: each level of a recursion is a cluster") {
+    auto const g = cassette::graph::record(fib, 3);  // fib(3) = fib(2) + fib(1), fib(2) = fib(1) + fib(0)
+    std::size_t calls = 0;
+    for (auto const& n : g.nodes()) calls += n.name == "fib";
+    CHECK(calls == 4);
+    CHECK(g.clusters().size() == 5);
+    CHECK(g.nodes()[g.result()].value == "2");
+    checked_dot(g, "record_fib");
+}

@@ -245,7 +245,7 @@ TEST_CASE("a kept tape stops allocating") {
     auto const x = rosenbrock_input<std::array<double, 10>>();
     ad::tape tape;
     auto const first = ad::gradient(rosenbrock, x, ad::reverse(tape));
-    CHECK(tape.statements() > 0);
+    CHECK(tape.values() > 0);
     long const before = allocations.load();
     auto const again = ad::gradient(rosenbrock, x, ad::reverse(tape));
     CHECK(allocations.load() == before);
@@ -261,7 +261,8 @@ TEST_CASE("an exception leaves the tape usable") {
 
 TEST_CASE("gradients on many threads at once, each with its own tape") {
     auto const x = rosenbrock_input<std::array<double, 10>>();
-    auto const want = ad::gradient(rosenbrock, x, ad::reverse);
+    ad::tape first;
+    auto const want = ad::gradient(rosenbrock, x, ad::reverse(first));
     std::atomic<int> mismatches{0};
     std::vector<std::thread> threads;
     for (int t = 0; t != 8; ++t)
@@ -290,4 +291,52 @@ TEST_CASE("reverse mode, as the reference shows it") {
     CHECK(y == 8.0);
     CHECK(dy == 12.0);
     //]
+}
+
+namespace {
+constexpr auto norm2 = function<"norm2">([](auto v) {
+    return cassette::sum(0, cassette::length(v), [=](auto i) { return v[i] * v[i]; });
+});
+// A traced function taking the whole array: its parameter's adjoint goes back part by part.
+constexpr auto scaled_norm = function<"scaled_norm">([](auto x) { return 3.0 * norm2(x) + x[0]; });
+}  // namespace
+
+TEST_CASE("the static adjoint and the tape agree, and the choice between them is the body's") {
+    // Bodies with a fixed structure: generated at compile time (forced with ad::static_adjoint).
+    auto const x = rosenbrock_input<std::array<double, 10>>();
+    ad::tape tape;
+    auto const taped = ad::gradient(rosenbrock, x, ad::reverse(tape));
+    auto const generated = ad::gradient(rosenbrock, x, ad::static_adjoint);
+    CHECK(ad::gradient(rosenbrock, x, ad::reverse) == generated);  // ad::reverse chose it
+    for (std::size_t i = 0; i != x.size(); ++i) CHECK(near(generated[i], taped[i]));
+
+    point const p{1.0, 2.0, 3.0};
+    point const ps = ad::gradient(energy, p, ad::static_adjoint);
+    point const pt = ad::gradient(energy, p, ad::reverse(tape));
+    CHECK((near(ps.x, pt.x) && near(ps.y, pt.y) && near(ps.z, pt.z)));
+
+    for (std::array<double, 2> const y : {std::array{0.5, 2.0}, std::array{-3.0, 1.0}}) {
+        auto const s = ad::gradient(outer, y, ad::static_adjoint);
+        auto const t = ad::gradient(outer, y, ad::reverse(tape));
+        CHECK((near(s[0], t[0]) && near(s[1], t[1])));
+    }
+
+    std::vector<double> const data{1.2, 0.7, 2.5, 1.9};
+    normal const ls = ad::gradient(log_likelihood, normal{1.1, 0.8}, ad::static_adjoint, data);
+    normal const lt = ad::gradient(log_likelihood, normal{1.1, 0.8}, ad::reverse(tape), data);
+    CHECK((near(ls.mu, lt.mu) && near(ls.sigma, lt.sigma)));
+
+    std::array<double, 3> const v{1.0, -2.0, 0.5};
+    auto const g = ad::gradient(scaled_norm, v, ad::static_adjoint);
+    CHECK(g == std::array{6.0 + 1.0, -12.0, 3.0});
+    auto const [value, gradient] = ad::value_and_gradient(scaled_norm, v, ad::static_adjoint);
+    CHECK(value == 3.0 * 5.25 + 1.0);
+    CHECK(gradient == g);
+
+    // A fold whose accumulator is multiplied, and self recursion: ad::reverse records a tape.
+    std::array<double, 4> const q{1.5, -2.0, 0.5, 3.0};
+    ad::tape product_tape;
+    CHECK(ad::gradient(product, q, ad::reverse) == ad::gradient(product, q, ad::reverse(product_tape)));
+    CHECK(product_tape.values() == 4 + 4);  // the inputs, and acc * x[i] four times
+    CHECK(near(ad::gradient(power, 1.3, ad::reverse, 5), 5 * std::pow(1.3, 4)));
 }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
-// Computation graphs: static_graph, a body's call graph from its type alone, as a constant.
+// Computation graphs: static_graph, a body's call graph from its type alone, as a constant;
+// record, the graph of one run, with its values.
 #pragma once
 
 #include <cassette/detail/print.hpp>
+#include <cassette/detail/tuple.hpp>
 #include <cassette/detail/type_name.hpp>
 #include <cassette/function.hpp>
+#include <cassette/overdub.hpp>
+#include <cassette/tag.hpp>
 #include <cassette/transform.hpp>
 
 #include <boost/hana/at.hpp>
@@ -15,6 +19,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace cassette::graph {
 
@@ -74,6 +79,28 @@ struct basic_static_graph {
     // The index of the node whose value the function returns.
     constexpr std::size_t result() const noexcept { return result_; }
 
+    std::string to_dot() const;
+};
+
+// A node of a recorded graph: as a static graph's, with the value it had.
+struct recorded_node {
+    std::string name;
+    node_kind kind{};
+    std::string type;  // of parameters and constants
+    std::vector<std::size_t> inputs;
+    std::size_t cluster = 0;
+    std::string value;
+};
+
+struct recorded_graph {
+    std::string name;
+    std::vector<recorded_node> nodes_;
+    std::vector<cluster> clusters_;
+    std::size_t result_ = 0;
+
+    std::vector<recorded_node> const& nodes() const noexcept { return nodes_; }
+    std::vector<cluster> const& clusters() const noexcept { return clusters_; }
+    std::size_t result() const noexcept { return result_; }
     std::string to_dot() const;
 };
 
@@ -303,12 +330,28 @@ struct graph_of {
 // Graphviz text, written with the conventions of record's graphs too.
 std::string quoted(std::string_view text);
 
-template <class Graph>
-std::string node_text(Graph const& g, std::size_t i) {
-    auto const& n = g.nodes()[i];
+// How a node is written in a fold's label, and as its own label.
+inline std::string node_text(recorded_node const& n) {
+    return n.kind == node_kind::constant ? n.value : std::string(n.name);
+}
+inline std::string node_label(recorded_node const& n) {
+    std::string label(n.name);
+    if (!n.type.empty()) label += " : " + n.type;
+    if (n.kind == node_kind::constant) return n.value + " : " + n.type;
+    return label + " = " + n.value;
+}
+
+template <std::size_t K>
+std::string node_text(node<K> const& n) {
     if (n.kind == node_kind::constant) return n.write(n.value);
     if (n.kind == node_kind::call || n.kind == node_kind::form) return std::string(n.name) + "(…)";
     return std::string(n.name);
+}
+template <std::size_t K>
+std::string node_label(node<K> const& n) {
+    std::string label = n.kind == node_kind::constant ? n.write(n.value) : std::string(n.name);
+    if (!n.type.empty()) label += " : " + std::string(n.type);
+    return label;
 }
 
 template <class Graph>
@@ -317,8 +360,7 @@ void write_cluster(std::string& out, Graph const& g, std::size_t c, std::size_t 
     for (std::size_t i = 0; i != g.nodes().size(); ++i) {
         auto const& n = g.nodes()[i];
         if (n.cluster != c) continue;
-        std::string label = n.kind == node_kind::constant ? n.write(n.value) : std::string(n.name);
-        if (!n.type.empty()) label += " : " + std::string(n.type);
+        std::string const label = detail::node_label(n);
         char const* shape = n.kind == node_kind::parameter  ? "ellipse"
                             : n.kind == node_kind::constant ? "plaintext"
                             : n.kind == node_kind::variable ? "diamond"
@@ -333,7 +375,7 @@ void write_cluster(std::string& out, Graph const& g, std::size_t c, std::size_t 
         if (sub.parent != c) continue;
         std::string label(sub.label);
         if (sub.kind == cluster_kind::fold)
-            label += " i in [" + detail::node_text(g, sub.first) + ", " + detail::node_text(g, sub.last) + ")";
+            label += " i in [" + detail::node_text(g.nodes()[sub.first]) + ", " + detail::node_text(g.nodes()[sub.last]) + ")";
         out += indent + "subgraph cluster_" + std::to_string(k) + " {\n" + indent + "  label=" + detail::quoted(label) +
                ";\n";
         detail::write_cluster(out, g, k, depth + 1);
@@ -350,16 +392,14 @@ inline std::string quoted(std::string_view text) {
     return q + '"';
 }
 
-}  // namespace detail
-
 // Parameters are ellipses, constants plain text with their types, calls boxes, if_ and
 // fold hexagons fed by their parts, fold variables diamonds; the result has a double border.
-template <std::size_t N, std::size_t C, std::size_t K>
-std::string basic_static_graph<N, C, K>::to_dot() const {
-    std::string out = "digraph " + detail::quoted(name) + " {\n  label=" + detail::quoted(name) + ";\n";
-    detail::write_cluster(out, *this, 0, 1);
-    for (std::size_t i = 0; i != N; ++i) {
-        auto const& inputs = nodes_[i].inputs;
+template <class Graph>
+std::string dot(Graph const& g) {
+    std::string out = "digraph " + detail::quoted(g.name) + " {\n  label=" + detail::quoted(g.name) + ";\n";
+    detail::write_cluster(out, g, 0, 1);
+    for (std::size_t i = 0; i != g.nodes().size(); ++i) {
+        auto const& inputs = g.nodes()[i].inputs;
         for (std::size_t k = 0; k != inputs.size(); ++k) {
             out += "  n" + std::to_string(inputs[k]) + " -> n" + std::to_string(i);
             std::string attributes;
@@ -372,6 +412,16 @@ std::string basic_static_graph<N, C, K>::to_dot() const {
     return out + "}\n";
 }
 
+}  // namespace detail
+
+template <std::size_t N, std::size_t C, std::size_t K>
+std::string basic_static_graph<N, C, K>::to_dot() const {
+    return detail::dot(*this);
+}
+inline std::string recorded_graph::to_dot() const {
+    return detail::dot(*this);
+}
+
 // The call graph of f's body for arguments of these types, from the body's type alone: a
 // constant, so `static_assert(static_graph(f, 1.0).nodes().size() == 7)` holds where it holds.
 // Nested traced functions are expanded into clusters, fed through their parameters' nodes;
@@ -379,6 +429,101 @@ std::string basic_static_graph<N, C, K>::to_dot() const {
 template <traced_function F, class... A>
 constexpr auto static_graph(F const&, A const&...) {
     return detail::graph_of<F, std::remove_cvref_t<A>...>::value;
+}
+
+// --- record: the graph of one run -------------------------------------------------------
+
+namespace detail {
+
+// A value's node in the graph being recorded; a plain value converted to a tagged one (an
+// accumulator's start, a branch) has none and is drawn as a constant where it is used.
+struct node_ref {
+    std::size_t index = unbound;
+    friend constexpr bool operator==(node_ref, node_ref) = default;
+};
+
+// The context of record: every value carries its node; every call adds one, with the value
+// it computed; a traced function's body goes into a cluster, fed through its parameters.
+struct recorder {
+    recorded_graph& graph;
+    std::size_t cluster = 0;
+
+    std::size_t add(std::string name, node_kind kind, std::string type, std::vector<std::size_t> inputs,
+                    std::string value) {
+        graph.nodes_.push_back({name, kind, std::move(type), std::move(inputs), cluster, std::move(value)});
+        return graph.nodes_.size() - 1;
+    }
+
+    // x's node, or a new constant's if x has none.
+    template <class X>
+    std::size_t node_of(X const& x) {
+        if constexpr (cassette::detail::layer<recorder, X>::found) {
+            node_ref const r = cassette::detail::metadata_by<recorder>(x);
+            if (r.index != unbound) return r.index;
+        }
+        auto const& v = cassette::untag(x, *this);
+        return add("constant", node_kind::constant, std::string(cassette::detail::type_name<std::remove_cvref_t<decltype(v)>>()),
+                   {}, cassette::detail::to_string(v));
+    }
+
+    template <class V>
+    auto tagged_as(V const& v, std::size_t k) const {
+        return tagged<recorder, V, node_ref>(v, node_ref{k});
+    }
+
+    // The J-th parameter of the function entered, fed by `inputs`.
+    template <std::size_t J, class V>
+    auto parameter(V const& v, std::string type, std::vector<std::size_t> inputs) {
+        return tagged_as(v, add(std::string(parameter_name<J>::value), node_kind::parameter, std::move(type),
+                                std::move(inputs), cassette::detail::to_string(v)));
+    }
+
+    // A traced function: its body in a cluster of its own. The result type is the plain
+    // call's, named up front because a recursive body calls back into this member before
+    // its return type could be deduced.
+    template <traced_function G, class... X>
+    auto overdub(G const& g, X const&... xs)
+        -> tagged<recorder, std::remove_cvref_t<std::invoke_result_t<G const&, untag_t<X, recorder> const&...>>, node_ref> {
+        std::vector<std::size_t> const inputs{node_of(xs)...};
+        std::size_t const outer = cluster;
+        cluster = graph.clusters_.size();
+        graph.clusters_.push_back({G::name, cluster_kind::traced, outer});
+        auto const r = [&]<std::size_t... J>(std::index_sequence<J...>) {
+            // A braced list, so the parameters' nodes are added in order.
+            cassette::detail::tuple<decltype(parameter<J>(cassette::untag(xs, *this), "", {}))...> const params{
+                {parameter<J>(cassette::untag(xs, *this), "", {inputs[J]})}...};
+            return cassette::recurse(*this, g, cassette::detail::get<J>(params)...);
+        }(std::index_sequence_for<X...>{});
+        cluster = outer;
+        auto const& v = cassette::untag(r, *this);
+        return tagged_as(v, add(std::string(G::name), node_kind::call, "", {node_of(r)}, cassette::detail::to_string(v)));
+    }
+
+    template <class G, class... X>
+    auto overdub(G const& g, X const&... xs) {
+        std::vector<std::size_t> inputs{node_of(xs)...};
+        auto const v = cassette::fallback(null_context{}, g, cassette::untag(xs, *this)...);
+        return tagged_as(v, add(std::string(cassette::name_of(g)), node_kind::call, "", std::move(inputs),
+                                cassette::detail::to_string(v)));
+    }
+};
+
+}  // namespace detail
+
+// The graph of f(args...) as it ran: every call made, with its value; data-dependent branches
+// as taken, loops unrolled, nested traced functions (and each level of a recursion) as clusters.
+template <traced_function F, class... A>
+recorded_graph record(F const& f, A const&... args) {
+    recorded_graph g{std::string(F::name), {}, {{F::name, cluster_kind::traced, 0}}, 0};
+    detail::recorder r{g};
+    // Its own body is the graph's: entered with recurse, which skips the member overdub.
+    auto const y = [&]<std::size_t... J>(std::index_sequence<J...>) {
+        cassette::detail::tuple<decltype(r.template parameter<J>(args, "", {}))...> const params{
+            {r.template parameter<J>(args, std::string(cassette::detail::type_name<A>()), {})}...};
+        return cassette::recurse(r, f, cassette::detail::get<J>(params)...);
+    }(std::index_sequence_for<A...>{});
+    g.result_ = r.node_of(y);
+    return g;
 }
 
 }  // namespace cassette::graph

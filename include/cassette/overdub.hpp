@@ -383,8 +383,9 @@ struct engine {
 
     template <class Id, class First, class Last, class Init, class B, class Fr>
     CASSETTE_INLINE static constexpr auto eval_loop(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
-        decltype(auto) first = engine::eval(n.first, fr);
-        decltype(auto) last = engine::eval(n.last, fr);
+        // The bounds without their tags: a loop counter is plain, whatever a context has tagged.
+        auto const first = detail::primal(engine::eval(n.first, fr));
+        auto const last = detail::primal(engine::eval(n.last, fr));
         decltype(auto) init = engine::eval(n.init, fr);
         using index = std::common_type_t<std::remove_cvref_t<decltype(first)>, std::remove_cvref_t<decltype(last)>>;
         using acc_type = typename accumulator_type<Fr, Id, index, std::remove_cvref_t<decltype(init)>, B>::type;
@@ -514,9 +515,16 @@ using void_as_nothing = std::conditional_t<std::is_void_v<T>, nothing, T>;
 
 template <step From, class Ref, class G, class... X>
 struct plan {
+    // Asked only when the plan starts there: recurse asks nothing of a member overdub, whose
+    // return type may itself depend on this call's (a context that recurses from it).
+    static constexpr bool member_overdub_viable() {
+        if constexpr (From <= step::member_overdub)
+            return requires(Ref ref, G const& g, X const&... xs) { ref.ctx.overdub(g, xs...); };
+        else
+            return false;
+    }
     static constexpr step pick() {
-        if constexpr (From <= step::member_overdub &&
-                      requires(Ref ref, G const& g, X const&... xs) { ref.ctx.overdub(g, xs...); })
+        if constexpr (member_overdub_viable())
             return step::member_overdub;
         else if constexpr (From <= step::body && traced_function<G>)
             return step::body;

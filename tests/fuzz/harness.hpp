@@ -404,11 +404,22 @@ void check_derivatives(report& r, std::size_t s, Args const& args, double scale,
         auto const at = [&](auto const& derivative) { return fuzz::apply_moved<K>(derivative, args); };
         std::string const name = "(x" + std::to_string(K) + ")";
         X const gradient = at([&](auto const&... a) { return ad::gradient(f, a...); });
+        // Reverse mode, with the value from the same evaluation.
+        auto const [value, reverse] =
+            at([&](auto const& x, auto const&... rest) { return ad::value_and_gradient(f, x, ad::reverse, rest...); });
+        r.same("value_and_gradient(reverse).value" + name, s, value,
+               std::apply([](auto const&... a) { return P::fn(a...); }, args));
+        std::vector<double> reverse_leaves;
+        fuzz::for_each_leaf(reverse, [&](double const& g) { reverse_leaves.push_back(g); });
         std::size_t j = 0;  // the leaf's index in argument K
         fuzz::for_each_leaf(gradient, [&](double const& g) {
             auto const want = fuzz::twin_taylor<P>(args, first_leaf + j);
+            r.near("gradient(reverse)" + name + "[" + std::to_string(j) + "]", s, reverse_leaves[j], want[1], scale);
             r.near("gradient" + name + "[" + std::to_string(j++) + "]", s, g, want[1], scale);
             if constexpr (std::is_same_v<X, double>) {
+                r.near("hvp" + name, s,
+                       at([&](auto const& x, auto const&... rest) { return ad::hvp(f, x, 1.0, rest...); }), want[2],
+                       scale);
                 r.near("derivative" + name, s, double(at([&](auto const&... a) { return ad::derivative(f, a...); })),
                        want[1], scale);
                 r.near("derivative(derivative)" + name, s,

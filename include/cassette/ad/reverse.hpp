@@ -4,6 +4,7 @@
 // (the forward rules, seeded one argument at a time), and sweeps the tape backwards.
 #pragma once
 
+#include <cassette/ad/adjoint.hpp>
 #include <cassette/ad/forward.hpp>
 
 #include <cstddef>
@@ -44,8 +45,9 @@ public:
         adjoints_.assign(1, Partial(0.0));
         swept_ = false;
     }
-    // The calls recorded, and their edges (one per argument that depends on x).
-    std::size_t statements() const noexcept { return adjoints_.size() - 1; }
+    // The values recorded (each input leaf and each call's result that depends on them),
+    // and the edges between them (one per argument of such a call that depends on x).
+    std::size_t values() const noexcept { return adjoints_.size() - 1; }
     std::size_t edges() const noexcept { return edges_.size(); }
 
     // A new slot, its adjoint zeroed here rather than in a pass over all of them before the
@@ -182,8 +184,13 @@ struct reverse_t {
 };
 inline constexpr reverse_t reverse{};
 
+// Forces the static adjoint (a compile error for a body that needs the tape).
+struct static_adjoint_t {};
+inline constexpr static_adjoint_t static_adjoint{};
+
 template <class M>
-concept reverse_mode = std::is_same_v<M, reverse_t> || std::is_same_v<M, on_tape<double>>;
+concept reverse_mode =
+    std::is_same_v<M, reverse_t> || std::is_same_v<M, on_tape<double>> || std::is_same_v<M, static_adjoint_t>;
 
 namespace detail {
 
@@ -191,6 +198,10 @@ template <class Fn>
 auto with_tape(reverse_t, Fn const& fn) {
     tape t;
     return fn(t);
+}
+template <class Fn>
+auto with_tape(static_adjoint_t, Fn const& fn) {  // jacobian: rows by sweeps of a tape
+    return detail::with_tape(reverse_t{}, fn);
 }
 template <class Fn>
 auto with_tape(on_tape<double> mode, Fn const& fn) {
@@ -298,10 +309,45 @@ auto recorded(Mode mode, F const& f, X const& x, Then const& then, R const&... r
 
 }  // namespace detail
 
-// The value of f at x and its gradient by reverse mode: one evaluation recording the tape,
-// one sweep back.
-template <class F, class X, reverse_mode Mode, class... R>
-auto value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
+namespace detail {
+
+template <class F, std::size_t Arity>
+inline constexpr bool has_static_adjoint =
+    static_adjoint_ok<std::remove_cvref_t<decltype(F::template body<Arity>)>>();
+
+// The static adjoint: f's value by the evaluator, then the sweep from the result back to x.
+// WithValue: also f's value (gradient alone does not evaluate f forwards at all).
+template <bool WithValue, class F, class X, class... R>
+auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
+    using args_type = cassette::detail::tuple<X const&, R const&...>;
+    args_type const args{{x}, {rest}...};
+    null_context none;
+    using frame_type = cassette::detail::frame<null_ref, F, args_type, cassette::detail::no_scope>;
+    frame_type const fr{null_ref{none}, cassette::detail::instance<F>, args, {}};
+    auto const& body = F::template body<1 + sizeof...(R)>;
+    using value_type = std::remove_cvref_t<decltype(cassette::detail::engine::eval(body, fr))>;
+    static_assert(std::is_arithmetic_v<value_type>,
+                  "cassette::ad::gradient(f, x, ad::reverse): f returns an array, a vector or an aggregate (the "
+                  "value_type in this instantiation), not a number; its derivatives are a matrix: use "
+                  "cassette::ad::jacobian(f, x, ad::reverse).");
+    std::conditional_t<WithValue, value_type, nothing> value{};
+    if constexpr (WithValue) value = cassette::detail::engine::eval(body, fr);
+    X g = detail::zero_like(x);
+    [[maybe_unused]] inactive data;  // rest... is not differentiated
+    using params_type = cassette::detail::tuple<X&, std::conditional_t<true, inactive, R>&...>;
+    params_type const params{{g}, {(void(rest), data)}...};
+    using sweep_frame_type = cassette::detail::frame<recomputation_ref, F, args_type, cassette::detail::no_scope>;
+    sweep_frame_type const recomputing{recomputation_ref{recomputation_instance}, cassette::detail::instance<F>, args, {}};
+    detail::sweep(body, 1.0, sweep_frame<sweep_frame_type, params_type, no_adjoints>{recomputing, params, {}});
+    detail::for_each_leaf(g, [](auto& leaf) { leaf = detail::signless_zero(leaf); });
+    return value_and_gradient_result<decltype(value), X>{value, g};
+}
+
+}  // namespace detail
+
+namespace detail {
+template <class F, class X, class Mode, class... R>
+auto taped_value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     auto const then = [&](auto const& y, auto& ctx) {
         auto const& adjoints = ctx.tape.sweep(detail::scalar_slot(y, ctx), detail::arithmetic<null_context>{ctx.parent});
         using value_type = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
@@ -310,10 +356,39 @@ auto value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     };
     return detail::recorded(mode, f, x, then, rest...);
 }
+}  // namespace detail
+
+namespace detail {
+
+// Reverse mode: generated at compile time from the body where its structure allows
+// (static_adjoint_ok), else one evaluation recording a tape and one sweep back;
+// ad::reverse(tape) always records, ad::static_adjoint never does.
+template <bool WithValue, class F, class X, class Mode, class... R>
+auto reverse_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
+    using traced = std::remove_cvref_t<decltype(detail::as_traced(f))>;
+    constexpr bool can_be_static = detail::has_static_adjoint<traced, 1 + sizeof...(R)>;
+    static_assert(can_be_static || !std::is_same_v<Mode, static_adjoint_t>,
+                  "cassette::ad::static_adjoint: f's body needs a tape (it calls self, a higher-order "
+                  "callee, make<T> or a callable without a derivative rule, indexes a computed value, "
+                  "or its fold uses the accumulator other than by + and -); use ad::reverse.");
+    if constexpr (!std::is_same_v<Mode, on_tape<double>> && can_be_static)
+        return detail::static_value_and_gradient<WithValue>(detail::as_traced(f), x, rest...);
+    else
+        return detail::taped_value_and_gradient(f, x, mode, rest...);
+}
+
+}  // namespace detail
+
+// The value of f at x and its gradient by reverse mode.
+template <class F, class X, reverse_mode Mode, class... R>
+auto value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
+    return detail::reverse_gradient<true>(f, x, mode, rest...);
+}
 
 template <class F, class X, reverse_mode Mode, class... R>
 X gradient(F const& f, X const& x, Mode mode, R const&... rest) {
-    return ad::value_and_gradient(f, x, mode, rest...).gradient;
+    return detail::reverse_gradient<false>(f, x, mode, rest...).gradient;
 }
 
 template <class F, class X, reverse_mode Mode, class... R>

@@ -18,6 +18,16 @@
 #define CASSETTE_INLINE_LAMBDA
 #endif
 
+// CASSETTE_CONST_FUNCTION (before a function): its result depends on its arguments only, so
+// the optimiser may share repeated calls, hoist them out of loops and drop unused ones. For
+// the calls to libm's functions the static adjoint recomputes: their errno writes otherwise
+// keep every one of them. Not inlined, or the attribute would be lost with the function.
+#if defined(__GNUC__)
+#define CASSETTE_CONST_FUNCTION __attribute__((const, noinline))
+#else
+#define CASSETTE_CONST_FUNCTION
+#endif
+
 namespace cassette::detail {
 
 // Hides from the optimiser how `value` was computed. GCC 12's predictive commoning and Clang

@@ -28,5 +28,9 @@ template <std::size_t I, class T>
 CASSETTE_INLINE constexpr T const& get(leaf<I, T> const& l) noexcept {
     return l.value;
 }
+template <std::size_t I, class T>
+CASSETTE_INLINE constexpr T& get(leaf<I, T>& l) noexcept {
+    return l.value;
+}
 
 }  // namespace cassette::detail
