@@ -1,7 +1,8 @@
 // Speed, measured side by side: every row of benchmarks/ad_workloads.hpp (hand-written
 // derivatives, Cassette, Boost.Math autodiff, Ceres' Jet, Eigen's AutoDiffScalar), then a
 // table of the median time per call of each row and its ratios to the hand-written row and
-// to the best peer, from this same run. Instruction counts: tests/ad_instructions/.
+// to the best peer (0 where a workload has none), from this same run. Instruction counts:
+// tests/ad_instructions/.
 #include "ad_workloads.hpp"
 
 #include <benchmark/benchmark.h>
@@ -52,7 +53,14 @@ std::vector<row> rows;
         ->Repetitions(5)                                                                       \
         ->ReportAggregatesOnly(true);
 
+// The rows of one translation unit: reverse mode's apart (ad_reverse.cpp, ad_workloads.hpp).
+#if defined(AD_WORKLOADS_REVERSE)
+void register_all() { AD_WORKLOADS_REVERSE_ROWS(BENCH_ROW) }
+auto const& names = ad_workloads::reverse_workload_names;
+#else
 void register_all() { AD_WORKLOADS_ROWS(BENCH_ROW) }
+auto const& names = ad_workloads::workload_names;
+#endif
 #undef BENCH_ROW
 
 void print_table(collector const& c, std::string_view workload) {
@@ -66,12 +74,12 @@ void print_table(collector const& c, std::string_view workload) {
         if (r.workload == workload && ad_workloads::kind_of(r.implementation) == ad_workloads::kind::peer &&
             time(r.implementation) > 0)
             best_peer = best_peer == 0 ? time(r.implementation) : std::min(best_peer, time(r.implementation));
-    if (hand == 0 || best_peer == 0) return;  // filtered out
+    if (hand == 0) return;  // filtered out
     std::printf("%s\n", std::string(workload).c_str());
     for (row const& r : rows)
         if (r.workload == workload)
-            std::printf("  %-16s %12.1f %9.3f %12.3f\n", r.implementation.c_str(), time(r.implementation),
-                        time(r.implementation) / hand, time(r.implementation) / best_peer);
+            std::printf("  %-24s %12.1f %9.3f %12.3f\n", r.implementation.c_str(), time(r.implementation),
+                        time(r.implementation) / hand, best_peer == 0 ? 0.0 : time(r.implementation) / best_peer);
 }
 
 }  // namespace
@@ -86,6 +94,6 @@ int main(int argc, char** argv) {
 
     std::printf("\nMedian CPU time per call of 5 repetitions, and its ratios to hand-written and to\n"
                 "the best peer (the fastest of boost, jet and eigen):\n");
-    std::printf("  %-16s %12s %9s %12s\n", "implementation", "ns/call", "x hand", "x best peer");
-    for (std::string_view workload : ad_workloads::workload_names) print_table(reporter, workload);
+    std::printf("  %-24s %12s %9s %12s\n", "implementation", "ns/call", "x hand", "x best peer");
+    for (std::string_view workload : names) print_table(reporter, workload);
 }

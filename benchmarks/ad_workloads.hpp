@@ -413,6 +413,8 @@ struct g_value_first {
     static value_derivative cassette_two_calls(double x) { return {traced::g(x), ad::derivative(traced::g, x)}; }
 };
 
+using rosenbrock_reverse_2 = rosenbrock_reverse<2>;
+using rosenbrock_reverse_5 = rosenbrock_reverse<5>;
 using rosenbrock_reverse_10 = rosenbrock_reverse<10>;
 using rosenbrock_reverse_100 = rosenbrock_reverse<100>;
 using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
@@ -424,6 +426,8 @@ using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
     X(W, hand, input) X(W, cassette_forward, input) X(W, cassette_reverse, input) \
     X(W, cassette_reverse_tape, input)
 #define AD_WORKLOADS_REVERSE_ROWS(X)                                                                    \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_2)                                       \
+    AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_5)                                       \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_10)                                      \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100)                                     \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000)                                    \
@@ -431,7 +435,8 @@ using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
     AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, gaussian_gradient)                                              \
     X(g_value_first, hand, input) X(g_value_first, cassette, input) X(g_value_first, cassette_two_calls, input)
 
-inline constexpr std::string_view reverse_workload_names[] = {"rosenbrock_reverse_10", "rosenbrock_reverse_100",
+inline constexpr std::string_view reverse_workload_names[] = {"rosenbrock_reverse_2", "rosenbrock_reverse_5",
+                                                              "rosenbrock_reverse_10", "rosenbrock_reverse_100",
                                                               "rosenbrock_reverse_1000", "energy_reverse",
                                                               "gaussian_gradient", "g_value_first"};
 
@@ -456,7 +461,7 @@ inline constexpr std::string_view workload_names[] = {"rosenbrock_2", "rosenbroc
 enum class kind { hand, cassette, peer };
 
 constexpr kind kind_of(std::string_view implementation) {
-    if (implementation == "hand") return kind::hand;
+    if (implementation.starts_with("hand")) return kind::hand;
     if (implementation.starts_with("cassette")) return kind::cassette;
     return kind::peer;
 }

@@ -409,12 +409,16 @@ void check_derivatives(report& r, std::size_t s, Args const& args, double scale,
             at([&](auto const& x, auto const&... rest) { return ad::value_and_gradient(f, x, ad::reverse, rest...); });
         r.same("value_and_gradient(reverse).value" + name, s, value,
                std::apply([](auto const&... a) { return P::fn(a...); }, args));
-        std::vector<double> reverse_leaves;
+        std::vector<double> reverse_leaves, taped_leaves;
         fuzz::for_each_leaf(reverse, [&](double const& g) { reverse_leaves.push_back(g); });
+        ad::tape tape;  // the tape, whichever ad::reverse chose
+        X const taped = at([&](auto const& x, auto const&... rest) { return ad::gradient(f, x, ad::reverse(tape), rest...); });
+        fuzz::for_each_leaf(taped, [&](double const& g) { taped_leaves.push_back(g); });
         std::size_t j = 0;  // the leaf's index in argument K
         fuzz::for_each_leaf(gradient, [&](double const& g) {
             auto const want = fuzz::twin_taylor<P>(args, first_leaf + j);
             r.near("gradient(reverse)" + name + "[" + std::to_string(j) + "]", s, reverse_leaves[j], want[1], scale);
+            r.near("gradient(reverse(tape))" + name + "[" + std::to_string(j) + "]", s, taped_leaves[j], want[1], scale);
             r.near("gradient" + name + "[" + std::to_string(j++) + "]", s, g, want[1], scale);
             if constexpr (std::is_same_v<X, double>) {
                 r.near("hvp" + name, s,
