@@ -299,6 +299,13 @@ constexpr auto norm2 = function<"norm2">([](auto v) {
 });
 // A traced function taking the whole array: its parameter's adjoint goes back part by part.
 constexpr auto scaled_norm = function<"scaled_norm">([](auto x) { return 3.0 * norm2(x) + x[0]; });
+// Adjoints that are arrays and structs: a let binding a struct, an if_ choosing an array.
+constexpr auto let_struct = function<"let_struct">([](auto p) {
+    return cassette::let(p, [](auto q) { return cassette::get<0>(q) * cassette::get<1>(q); });
+});
+constexpr auto chosen_norm = function<"chosen_norm">([](auto x, auto y) {
+    return norm2(cassette::if_(x[0] > 0.0, x, y));
+});
 }  // namespace
 
 TEST_CASE("the static adjoint and the tape agree, and the choice between them is the body's") {
@@ -332,6 +339,12 @@ TEST_CASE("the static adjoint and the tape agree, and the choice between them is
     auto const [value, gradient] = ad::value_and_gradient(scaled_norm, v, ad::static_adjoint);
     CHECK(value == 3.0 * 5.25 + 1.0);
     CHECK(gradient == g);
+
+    point const lp = ad::gradient(let_struct, point{2.0, 3.0, 4.0}, ad::static_adjoint);
+    CHECK((lp.x == 3.0 && lp.y == 2.0 && lp.z == 0.0));
+    std::array<double, 2> const other{5.0, 6.0};
+    CHECK(ad::gradient(chosen_norm, std::array{1.0, 2.0}, ad::static_adjoint, other) == std::array{2.0, 4.0});
+    CHECK(ad::gradient(chosen_norm, std::array{-1.0, 2.0}, ad::static_adjoint, other) == std::array{0.0, 0.0});
 
     // A fold whose accumulator is multiplied, and self recursion: ad::reverse records a tape.
     std::array<double, 4> const q{1.5, -2.0, 0.5, 3.0};

@@ -260,8 +260,8 @@ constexpr T zero_like(T const& x) {
     return z;
 }
 
-template <class Node, class SF>
-CASSETTE_INLINE constexpr void sweep(Node const& n, double a, SF const& sf);
+template <class Node, class A, class SF>
+CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf);
 
 template <bool Seeded, class V>
 CASSETTE_INLINE constexpr auto seeded_dual(V const& v) {
@@ -282,8 +282,8 @@ CASSETTE_INLINE constexpr auto partial(V const&... vs) {
 }
 
 // to += from, leaf by leaf (the same shape).
-template <class T>
-constexpr void add_leaves(T& to, T const& from) {
+template <class T, class U>
+CASSETTE_INLINE constexpr void add_leaves(T& to, U const& from) {
     if constexpr (leaf<T>)
         to += from;
     else if constexpr (sequence<T>)
@@ -302,28 +302,17 @@ constexpr auto zero_or_inactive(T const& x) {
         return inactive{};
 }
 
-// What a traced callee's parameter gathered goes to its argument: a number is swept on; a
-// whole (an array, a struct) is added part by part to the parameter or variable it is.
+// What a traced callee's parameter gathered goes to its argument.
 template <bool Active, class Node, class Adjoint, class SF>
 CASSETTE_INLINE constexpr void sweep_argument(Node const& n, Adjoint const& adjoint, SF const& sf) {
-    if constexpr (!Active) {
-        return;
-    } else if constexpr (std::is_arithmetic_v<Adjoint>) {
-        detail::sweep(n, double(adjoint), sf);
-    } else {
-        static_assert(addressable<Node>(),
-                      "cassette::ad::gradient(f, x, ad::reverse): a traced function called in f's body takes an "
-                      "array or a struct computed in the body, which the static adjoint cannot send derivatives "
-                      "back through; record on a tape instead: ad::gradient(f, x, ad::reverse(tape)).");
-        detail::add_leaves(detail::adjoint_of(n, sf), adjoint);
-    }
+    if constexpr (Active) detail::sweep(n, adjoint, sf);
 }
 
-template <class G, class... A, class SF>
-CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, double a, SF const& sf) {
+template <class G, class... A, class Adjoint, class SF>
+CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, Adjoint const& a, SF const& sf) {
     [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
         if constexpr (is_projection<G>) {
-            detail::adjoint_of(n, sf) += a;
+            detail::add_leaves(detail::adjoint_of(n, sf), a);
         } else if constexpr (traced_function<G>) {
             // The callee's body, swept in a frame of its own: its parameters' adjoints then go
             // to the arguments.
@@ -354,13 +343,15 @@ CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, double a, 
     }(std::index_sequence_for<A...>{});
 }
 
-template <class Node, class SF>
-CASSETTE_INLINE constexpr void sweep(Node const& n, double a, SF const& sf) {
+// Sends adjoint a (a number, or an array's or a struct's worth of them, as the node's value)
+// from node n to the leaves it depends on.
+template <class Node, class A, class SF>
+CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
     constexpr ir::node_kind kind = ir::kind_of<Node>;
     if constexpr (!active<Node, SF>()) {
         return;
     } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::var) {
-        detail::adjoint_of(n, sf) += a;
+        detail::add_leaves(detail::adjoint_of(n, sf), a);
     } else if constexpr (kind == ir::node_kind::call) {
         detail::sweep_call(n, a, sf);
     } else if constexpr (kind == ir::node_kind::conditional) {
@@ -369,7 +360,7 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, double a, SF const& sf) {
         else
             detail::sweep(n.else_, a, sf);
     } else if constexpr (kind == ir::node_kind::let) {
-        []<class Id, class V, class B>(ir::let_in<Id, V, B> const& let, double adjoint, SF const& s) CASSETTE_INLINE_LAMBDA {
+        []<class Id, class V, class B>(ir::let_in<Id, V, B> const& let, A const& adjoint, SF const& s) CASSETTE_INLINE_LAMBDA {
             auto const v = detail::value(let.value, s);
             cassette::detail::tuple<decltype(v) const&> const bound{{v}};
             auto const fr = cassette::detail::bind<Id>(s.fr, bound);
@@ -379,11 +370,11 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, double a, SF const& sf) {
             sweep_frame<decltype(fr), typename SF::params_type, adjoint_scope<Id, adjoints, decltype(s.variables)>> const inside{
                 fr, s.params, {adjoints{{v_adjoint}}, s.variables}};
             detail::sweep(let.body, adjoint, inside);
-            if constexpr (active<V, SF>()) detail::sweep(let.value, v_adjoint, s);
+            detail::sweep_argument<active<V, SF>()>(let.value, v_adjoint, s);
         }(n, a, sf);
     } else {
         static_assert(kind == ir::node_kind::loop);
-        []<class Id, class F, class L, class I, class B>(ir::loop<Id, F, L, I, B> const& loop, double adjoint,
+        []<class Id, class F, class L, class I, class B>(ir::loop<Id, F, L, I, B> const& loop, A const& adjoint,
                                                           SF const& s) CASSETTE_INLINE_LAMBDA {
             auto const first = cassette::detail::primal(detail::value(loop.first, s));
             auto const last = cassette::detail::primal(detail::value(loop.last, s));
@@ -391,13 +382,13 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, double a, SF const& sf) {
             using acc_type = std::remove_cvref_t<decltype(detail::value(loop, s))>;
             // The accumulator's value is never needed (linear_in_accumulator): any value does.
             acc_type const acc(detail::value(loop.init, s));
-            double acc_adjoint = adjoint;
+            A acc_adjoint = adjoint;
             for (index i = static_cast<index>(last); i-- > static_cast<index>(first);) {
                 cassette::detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
                 auto const fr = cassette::detail::bind<Id>(s.fr, bound);
-                double next = 0;
+                A next = detail::zero_like(adjoint);
                 inactive none;
-                using adjoints = cassette::detail::tuple<inactive&, double&>;
+                using adjoints = cassette::detail::tuple<inactive&, A&>;
                 sweep_frame<decltype(fr), typename SF::params_type, adjoint_scope<Id, adjoints, decltype(s.variables)>> const inside{
                     fr, s.params, {adjoints{{none}, {next}}, s.variables}};
                 detail::sweep(loop.body, acc_adjoint, inside);
