@@ -9,6 +9,10 @@
 #include <cassette/cassette.hpp>
 
 #include <boost/math/differentiation/autodiff.hpp>
+#if defined(AD_WORKLOADS_REVERSE_PEERS)
+#include <Sacado_trad.hpp>
+#include <adolc/adolc.h>
+#endif
 #include <ceres/jet.h>
 #include <unsupported/Eigen/AutoDiff>
 
@@ -322,6 +326,41 @@ struct rosenbrock_reverse : rosenbrock_gradient<N> {
     static std::vector<double> cassette_reverse_vector(std::vector<double> const& x) {
         return ad::gradient(traced::rosenbrock, x, ad::reverse);
     }
+#if defined(AD_WORKLOADS_REVERSE_PEERS)
+    // Sacado's reverse mode records every operation on its (global) tape, then sweeps it.
+    static array sacado(array const& x) {
+        using var = Sacado::Rad::ADvar<double>;
+        std::array<var, N> v;
+        for (std::size_t i = 0; i != N; ++i) v[i] = x[i];
+        // Written out: the generic source's `auto` helpers would copy Sacado's tape nodes
+        // (its operators return references to them), which cuts them from the tape.
+        var r = 0.0;
+        for (std::size_t i = 0; i + 1 < N; ++i) {
+            var const a = 1.0 - v[i];
+            var const b = v[i + 1] - v[i] * v[i];
+            r = r + (a * a + 100.0 * (b * b));
+        }
+        var::Gradcomp();
+        array grad;
+        for (std::size_t i = 0; i != N; ++i) grad[i] = v[i].adj();
+        return grad;
+    }
+    // ADOL-C records its tape once (the control flow does not depend on x) and replays it.
+    static array adolc(array const& x) {
+        static bool const taped = [&] {
+            trace_on(short(N));
+            std::array<adouble, N> v;
+            for (std::size_t i = 0; i != N; ++i) v[i] <<= x[i];
+            double r;
+            ad_workloads::rosenbrock(v) >>= r;
+            trace_off();
+            return true;
+        }();
+        array grad;
+        ::gradient(short(N), int(N), x.data(), grad.data());
+        return taped ? grad : array{};
+    }
+#endif
     // The hand-written gradient into a std::vector: the allocation every vector row makes.
     static std::vector<double> hand_vector(std::vector<double> const& x) {
         std::vector<double> grad(x.size());
@@ -337,6 +376,32 @@ struct rosenbrock_reverse : rosenbrock_gradient<N> {
 
 // The energy gradient of a plain struct by reverse mode.
 struct energy_reverse : energy_gradient {
+#if defined(AD_WORKLOADS_REVERSE_PEERS)
+    static point sacado(point const& p) {
+        using var = Sacado::Rad::ADvar<double>;
+        var x = p.x, y = p.y, z = p.z;
+        var const r = ad_workloads::energy(x, y, z);
+        var::Gradcomp();
+        return {x.adj(), y.adj(), z.adj()};
+    }
+    static point adolc(point const& p) {
+        static bool const taped = [&] {
+            trace_on(2001);
+            adouble x, y, z;
+            x <<= p.x;
+            y <<= p.y;
+            z <<= p.z;
+            double r;
+            adouble(ad_workloads::energy(x, y, z)) >>= r;
+            trace_off();
+            return true;
+        }();
+        double const in[3] = {p.x, p.y, p.z};
+        double g[3];
+        ::gradient(2001, 3, in, g);
+        return taped ? point{g[0], g[1], g[2]} : point{};
+    }
+#endif
     static point cassette_forward(point const& p) { return ad::gradient(traced::energy, p); }
     static point cassette_reverse(point const& p) { return ad::gradient(traced::energy, p, ad::reverse); }
     static point cassette_reverse_tape(point const& p) {
@@ -419,9 +484,16 @@ using rosenbrock_reverse_10 = rosenbrock_reverse<10>;
 using rosenbrock_reverse_100 = rosenbrock_reverse<100>;
 using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
 
+// Sacado and ADOL-C, the reverse-mode peers, when found (benchmarks/ad_peers.cmake).
+#if defined(AD_WORKLOADS_REVERSE_PEERS)
+#define AD_WORKLOADS_REVERSE_PEER_ROWS(X, W) X(W, sacado, input) X(W, adolc, input)
+#else
+#define AD_WORKLOADS_REVERSE_PEER_ROWS(X, W)
+#endif
 #define AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, W)                                                    \
     X(W, hand, input) X(W, hand_vector, input_vector) X(W, cassette_forward, input)                   \
-    X(W, cassette_reverse, input) X(W, cassette_reverse_tape, input) X(W, cassette_reverse_vector, input_vector)
+    X(W, cassette_reverse, input) X(W, cassette_reverse_tape, input) X(W, cassette_reverse_vector, input_vector) \
+    AD_WORKLOADS_REVERSE_PEER_ROWS(X, W)
 #define AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, W)                                              \
     X(W, hand, input) X(W, cassette_forward, input) X(W, cassette_reverse, input) \
     X(W, cassette_reverse_tape, input)
@@ -431,7 +503,7 @@ using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_10)                                      \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100)                                     \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000)                                    \
-    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, energy_reverse)                                                 \
+    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, energy_reverse) AD_WORKLOADS_REVERSE_PEER_ROWS(X, energy_reverse) \
     AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, gaussian_gradient)                                              \
     X(g_value_first, hand, input) X(g_value_first, cassette, input) X(g_value_first, cassette_two_calls, input)
 

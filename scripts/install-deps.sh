@@ -10,11 +10,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 examples=(g++ cmake ninja-build libboost1.81-dev)
 # Catch2 v2 and Google Benchmark; clang-16, the second compiler; valgrind for the
 # instruction counts; libeigen3-dev and libceres-dev, the peers of the AD benchmark and
-# instruction counts; git and pkg-config for the consumer tests; python3 for the
+# instruction counts; Sacado (with the Kokkos headers Debian's Sacado includes) and ADOL-C,
+# the peers of reverse mode; git and pkg-config for the consumer tests; python3 for the
 # single-header amalgamation and the fuzzer's generator; graphviz, whose dot checks the
 # graphs' Graphviz output.
-tests=("${examples[@]}" catch2 libbenchmark-dev clang-16 valgrind libeigen3-dev libceres-dev graphviz
-       git pkg-config python3)
+tests=("${examples[@]}" catch2 libbenchmark-dev clang-16 valgrind libeigen3-dev libceres-dev
+       libtrilinos-sacado-dev libtrilinos-kokkos-dev libadolc-dev graphviz git pkg-config python3)
 
 case ${1:-tests} in
   examples) packages=("${examples[@]}") ;;

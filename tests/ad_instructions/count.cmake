@@ -84,6 +84,16 @@ set(near_hand_workloads g_first g_second energy_gradient)
 # per pass and allocate (docs/ad-benchmarks.md).
 set(targets_asserted_GNU-12 rosenbrock_2.cassette_array rosenbrock_10.cassette_array
   rosenbrock_100.cassette_array g_first.cassette g_second.cassette energy_gradient.cassette)
+# Reverse mode against Sacado and ADOL-C (when they are installed): the static adjoint with
+# both compilers, the tape with GCC 12 (with Clang 16 Sacado's energy gradient is faster).
+set(reverse_rows_asserted
+  rosenbrock_reverse_10.cassette_reverse rosenbrock_reverse_100.cassette_reverse
+  rosenbrock_reverse_1000.cassette_reverse rosenbrock_reverse_10.cassette_reverse_vector
+  rosenbrock_reverse_100.cassette_reverse_vector rosenbrock_reverse_1000.cassette_reverse_vector
+  energy_reverse.cassette_reverse rosenbrock_reverse_10.cassette_reverse_tape
+  rosenbrock_reverse_100.cassette_reverse_tape rosenbrock_reverse_1000.cassette_reverse_tape)
+list(APPEND targets_asserted_GNU-12 ${reverse_rows_asserted} energy_reverse.cassette_reverse_tape)
+set(targets_asserted_Clang-16 ${reverse_rows_asserted})
 
 # Reverse mode's targets, asserted with both compilers: workload.row:limit:reference row, each
 # row at most limit (in thousandths) times its reference row.
