@@ -193,7 +193,7 @@ TEST_CASE("record: the bodies users write first, with their values") {
     auto const a = cassette::graph::record(first, std::array{3.0, 4.0});
     CHECK(spelled(a) == std::vector<std::string>{"_1()", "get<0>(0)"});
     CHECK(a.nodes()[1].value == "3");
-    CHECK(contains(checked_dot(a, "record_first"), R"(n1 [label="get<0> = 3", shape=box, peripheries=2)"));
+    CHECK(contains(checked_dot(a, "record_first"), R"(n1 [label="get<0> = 3, adjoint 1", shape=box, peripheries=2)"));
 }
 
 TEST_CASE("record: nested traced functions are clusters; branches as taken, loops unrolled") {
@@ -208,8 +208,15 @@ TEST_CASE("record: nested traced functions are clusters; branches as taken, loop
                             "constant()", "*(14, 13)", "+(6, 15)"});
     CHECK(b.clusters().size() == 4);
     CHECK(b.nodes()[b.result()].value == "101");  // 1 + 100 * (3 - 4)^2
+    // Adjoints from the reverse sweep over the recorded graph: d/dx = 2 (x - 1) - 400 x (y - x^2)
+    // = 2 + 800, d/dy = 200 (y - x^2) = -200; sq(x)'s node: d/d sq(x) = -200 (y - x^2) = 200.
+    CHECK(b.nodes()[0].adjoint == 802.0);
+    CHECK(b.nodes()[1].adjoint == -200.0);
+    CHECK(b.nodes()[9].adjoint == 200.0);
+    CHECK(b.nodes()[16].adjoint == 1.0);
+    CHECK(!b.nodes()[2].adjoint);  // a constant
     std::string const dot = checked_dot(b, "record_banana");
-    CHECK(contains(dot, R"(n16 [label="+ = 101", shape=box, peripheries=2, xlabel="result"];)"));
+    CHECK(contains(dot, R"(n16 [label="+ = 101, adjoint 1", shape=box, peripheries=2, xlabel="result"];)"));
 
     //[record
     // twice_or_square(x) = let(x * 2, [](auto t) { return if_(t < 1, t, t * t); }), run at 3:

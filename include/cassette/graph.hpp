@@ -3,6 +3,7 @@
 // record, the graph of one run, with its values.
 #pragma once
 
+#include <cassette/ad/adjoint.hpp>
 #include <cassette/detail/print.hpp>
 #include <cassette/detail/tuple.hpp>
 #include <cassette/detail/type_name.hpp>
@@ -15,6 +16,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -90,6 +92,11 @@ struct recorded_node {
     std::vector<std::size_t> inputs;
     std::size_t cluster = 0;
     std::string value;
+    // d result / d this node's value, for a number the result depends on through calls with
+    // derivative rules (a reverse sweep over the recorded graph); empty otherwise.
+    std::optional<double> adjoint;
+    // d value / d input k, where known: what the sweep multiplies by.
+    std::vector<double> partials;
 };
 
 struct recorded_graph {
@@ -338,7 +345,9 @@ inline std::string node_label(recorded_node const& n) {
     std::string label(n.name);
     if (!n.type.empty()) label += " : " + n.type;
     if (n.kind == node_kind::constant) return n.value + " : " + n.type;
-    return label + " = " + n.value;
+    label += " = " + n.value;
+    if (n.adjoint) label += ", adjoint " + cassette::detail::to_string(*n.adjoint);
+    return label;
 }
 
 template <std::size_t K>
@@ -442,6 +451,14 @@ struct node_ref {
     friend constexpr bool operator==(node_ref, node_ref) = default;
 };
 
+template <class D>
+double as_number(D const& d) {
+    if constexpr (std::is_arithmetic_v<D>)
+        return double(d);
+    else
+        return 0.0;  // ad::zero: the result does not depend on this argument
+}
+
 // The context of record: every value carries its node; every call adds one, with the value
 // it computed; a traced function's body goes into a cluster, fed through its parameters.
 struct recorder {
@@ -449,8 +466,9 @@ struct recorder {
     std::size_t cluster = 0;
 
     std::size_t add(std::string name, node_kind kind, std::string type, std::vector<std::size_t> inputs,
-                    std::string value) {
-        graph.nodes_.push_back({name, kind, std::move(type), std::move(inputs), cluster, std::move(value)});
+                    std::string value, std::vector<double> partials = {}) {
+        graph.nodes_.push_back(
+            {name, kind, std::move(type), std::move(inputs), cluster, std::move(value), {}, std::move(partials)});
         return graph.nodes_.size() - 1;
     }
 
@@ -474,8 +492,9 @@ struct recorder {
     // The J-th parameter of the function entered, fed by `inputs`.
     template <std::size_t J, class V>
     auto parameter(V const& v, std::string type, std::vector<std::size_t> inputs) {
+        std::vector<double> ones(inputs.size(), 1.0);  // a parameter is its argument
         return tagged_as(v, add(std::string(parameter_name<J>::value), node_kind::parameter, std::move(type),
-                                std::move(inputs), cassette::detail::to_string(v)));
+                                std::move(inputs), cassette::detail::to_string(v), std::move(ones)));
     }
 
     // A traced function: its body in a cluster of its own. The result type is the plain
@@ -496,7 +515,7 @@ struct recorder {
         }(std::index_sequence_for<X...>{});
         cluster = outer;
         auto const& v = cassette::untag(r, *this);
-        return tagged_as(v, add(std::string(G::name), node_kind::call, "", {node_of(r)}, cassette::detail::to_string(v)));
+        return tagged_as(v, add(std::string(G::name), node_kind::call, "", {node_of(r)}, cassette::detail::to_string(v), {1.0}));
     }
 
     template <class G, class... X>
@@ -504,9 +523,39 @@ struct recorder {
         std::vector<std::size_t> inputs{node_of(xs)...};
         auto const v = cassette::fallback(null_context{}, g, cassette::untag(xs, *this)...);
         return tagged_as(v, add(std::string(cassette::name_of(g)), node_kind::call, "", std::move(inputs),
-                                cassette::detail::to_string(v)));
+                                cassette::detail::to_string(v), partials<G>(cassette::untag(xs, *this)...)));
+    }
+
+    // d g / d x_k for each argument, by g's derivative rule, where g has one and takes and
+    // returns numbers.
+    template <class G, class... V>
+    static std::vector<double> partials(V const&... vs) {
+        if constexpr (ad::has_rule<G> && (std::is_arithmetic_v<V> && ...)) {
+            return [&]<std::size_t... K>(std::index_sequence<K...>) {
+                return std::vector<double>{detail::as_number(ad::detail::partial<K, G>(vs...))...};
+            }(std::index_sequence_for<V...>{});
+        } else {
+            return {};
+        }
     }
 };
+
+// The reverse sweep over a recorded graph: adjoints from the result back to every node it
+// reaches through known partial derivatives, in the order opposite to the run's.
+inline void sweep(recorded_graph& g) {
+    auto& nodes = g.nodes_;
+    if (nodes.empty() || nodes[g.result_].kind == node_kind::constant) return;
+    nodes[g.result_].adjoint = 1.0;
+    for (std::size_t i = nodes.size(); i-- != 0;) {
+        auto const& n = nodes[i];
+        if (!n.adjoint || n.partials.size() != n.inputs.size()) continue;
+        for (std::size_t k = 0; k != n.inputs.size(); ++k) {
+            auto& in = nodes[n.inputs[k]];
+            if (in.kind == node_kind::constant) continue;
+            in.adjoint = in.adjoint.value_or(0.0) + n.partials[k] * *n.adjoint;
+        }
+    }
+}
 
 }  // namespace detail
 
@@ -523,6 +572,7 @@ recorded_graph record(F const& f, A const&... args) {
         return cassette::recurse(r, f, cassette::detail::get<J>(params)...);
     }(std::index_sequence_for<A...>{});
     g.result_ = r.node_of(y);
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(cassette::untag(y, r))>>) detail::sweep(g);
     return g;
 }
 
