@@ -22,13 +22,23 @@ using cassette::function;
 namespace {
 std::atomic<long> allocations{0};
 }
-void* operator new(std::size_t n) {
+// Every form of new and delete is replaced, so that each pair matches (AddressSanitizer checks).
+void* operator new(std::size_t n, std::nothrow_t const&) noexcept {
     ++allocations;
-    if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+    return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new(std::size_t n) {
+    if (void* p = operator new(n, std::nothrow)) return p;
     throw std::bad_alloc();
 }
+void* operator new[](std::size_t n, std::nothrow_t const& tag) noexcept { return operator new(n, tag); }
+void* operator new[](std::size_t n) { return operator new(n); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::nothrow_t const&) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::nothrow_t const&) noexcept { std::free(p); }
 
 namespace {
 
