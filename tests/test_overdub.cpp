@@ -147,6 +147,36 @@ TEST_CASE("fallback: the member if viable, else the callee itself", "[overdub]")
     CHECK(r.events.empty());
 }
 
+// enter: each argument a traced body receives, here a float widened to double.
+struct widening {
+    int entered = 0;
+    double enter(float x) {
+        ++entered;
+        return x;
+    }
+    template <class X>
+    X const& enter(X const& x) {
+        ++entered;
+        return x;
+    }
+};
+inline constexpr auto countdown = cassette::function<"countdown">([](auto x, auto n) {
+    return cassette::if_(n == 0, x, cassette::self(x * 0.5f, n - 1));
+});
+
+TEST_CASE("enter: what a traced body receives for each argument", "[overdub]") {
+    widening w;
+    // square's body runs on a double: 0.1f * 0.1f would round to float.
+    auto const r = cassette::overdub(w, square, 0.1f);
+    STATIC_REQUIRE(std::is_same_v<decltype(r), double const>);
+    CHECK(r == double(0.1f) * double(0.1f));
+    CHECK(w.entered == 1);
+    // Every level receives x as a double (the top one converted from the float), two arguments
+    // entered per level, three levels.
+    CHECK(cassette::overdub(w, countdown, 3.0f, 2) == 0.75);
+    CHECK(w.entered == 1 + 2 * 3);
+}
+
 TEST_CASE("disable_hooks removes the hooks but keeps overdub members and state", "[overdub]") {
     constexpr auto g = cassette::function([](auto x) { return square(x) + square(x + 1.0); });
     counting c;

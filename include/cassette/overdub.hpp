@@ -213,6 +213,22 @@ template <step From, class Ref, class G, class... X>
 struct plan;
 template <step From, class Ref, class G, class... X>
 struct plan_result;
+
+// What a traced function's body receives for an argument of type X: X, or what the
+// context's enter member makes of it (a context that keeps the types bodies are instantiated
+// for few, as reverse mode gives values with terms a slot of their own).
+template <class Ref, class X>
+struct entered {
+    using type = X;
+};
+template <class Ref, class X>
+    requires requires(Ref ref, X const& x) { ref.ctx.enter(x); }
+struct entered<Ref, X> {
+    using type = std::remove_cvref_t<decltype(std::declval<Ref>().ctx.enter(std::declval<X const&>()))>;
+};
+template <class Ref, class X>
+using entered_t = typename entered<Ref, X>::type;
+
 template <class Ref, class G, class... X>
 using dispatch_plan = plan<step::member_overdub, Ref, G, X...>;
 template <class Ref, class G, class... X>
@@ -403,10 +419,19 @@ struct engine {
     template <class X>
     using pass_t = std::conditional_t<std::is_trivially_copyable_v<X> && sizeof(X) <= 2 * sizeof(void*), X, X const&>;
 
+    // The body receives each argument as the context's enter member makes it, if it has one.
+    template <class Ref, class X>
+    CASSETTE_INLINE static constexpr decltype(auto) entered(Ref ref, X const& x) {
+        if constexpr (requires { ref.ctx.enter(x); })
+            return ref.ctx.enter(x);
+        else
+            return (x);
+    }
+
     template <class Ref, class F, class... X>
     CASSETTE_INLINE static constexpr auto run_body(Ref ref, F const&, X const&... xs) ->
-        typename body_result<Ref, F, X...>::type {
-        return engine::run_body_as<Ref, F, pass_t<X>...>(ref, xs...);
+        typename body_result<Ref, F, entered_t<Ref, X>...>::type {
+        return engine::run_body_as<Ref, F, pass_t<entered_t<Ref, X>>...>(ref, engine::entered(ref, xs)...);
     }
 
     // The return type is spelled out so that a self call inside the body can name it
@@ -487,6 +512,19 @@ struct body_result {
     template <class R>
     using with_self = eval_t<decltype(ir::transform(std::declval<body_type const&>(), self_returns<R>{})), frame_type>;
 
+    // R widened to hold what the body makes of it too, where they have a common type (a
+    // context whose metadata type changes from one call to the next, as reverse mode's terms
+    // do, settles on the common one).
+    template <class R>
+    static consteval auto widen() {
+        if constexpr (requires { typename std::common_type<R, with_self<R>>::type; })
+            return std::common_type<R, with_self<R>>{};
+        else
+            return std::type_identity<with_self<R>>{};
+    }
+    template <class R>
+    using widened = typename decltype(widen<R>())::type;
+
     // A recursive body's result type is a fixed point: first from the base case alone (the
     // branches that call self are left out), then with self calls returning that, until it
     // settles (a plain base case and a tagged recursive branch take two steps; each nesting
@@ -499,7 +537,7 @@ struct body_result {
             static_assert(!std::is_same_v<base, unknown_result>,
                           "cassette::self: the traced function F in this instantiation always calls itself; "
                           "give it a base case: if_(condition, base_value, self(...)).");
-            using settled = fixed_point<with_self, base, 8>;
+            using settled = fixed_point<widened, base, 8>;
             static_assert(!std::is_void_v<settled>,
                           "cassette: the result type of the recursive traced function F in this "
                           "instantiation does not settle: its base case and its recursive branch give "
@@ -552,7 +590,7 @@ struct plan_result {
             return std::type_identity<decltype(std::declval<Ref>().ctx.overdub(std::declval<G const&>(),
                                                                                std::declval<X const&>()...))>{};
         else if constexpr (which == step::body)
-            return std::type_identity<typename body_result<Ref, G, X...>::type>{};
+            return std::type_identity<typename body_result<Ref, G, entered_t<Ref, X>...>::type>{};
         else if constexpr (which == step::propagation)
             return std::type_identity<decltype(propagation<tag>::apply(std::declval<G const&>(), std::declval<X const&>()...))>{};
         else if constexpr (which == step::member_fallback)
@@ -586,7 +624,8 @@ struct assumed_result {
     template <class... Y>
     static constexpr auto pick(std::type_identity<Y>...) {
         constexpr bool same_arguments =
-            std::is_same_v<std::remove_cvref_t<decltype(std::declval<Fr const&>().args)>, detail::tuple<Y const&...>>;
+            std::is_same_v<std::remove_cvref_t<decltype(std::declval<Fr const&>().args)>,
+                           detail::tuple<entered_t<ref_type, Y> const&...>>;
         if constexpr (same_arguments && dispatch_plan<ref_type, self_type, Y...>::which != step::member_overdub)
             return std::type_identity<R>{};
         else

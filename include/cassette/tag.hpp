@@ -52,7 +52,7 @@ struct elements {
     Range of{};
     constexpr elements() = default;
     constexpr explicit elements(Range ms) : of(std::move(ms)) {}
-    template <class M, class N, std::size_t Size>
+    template <class N, std::size_t Size, class M = typename Range::value_type>
         requires(std::is_same_v<Range, std::array<M, Size>> && !std::is_same_v<N, M> && std::is_convertible_v<N const&, M>)
     constexpr elements(elements<std::array<N, Size>> const& other)
         : of([&]<std::size_t... I>(std::index_sequence<I...>) {

@@ -7,6 +7,8 @@
 #include <cassette/ad/adjoint.hpp>
 #include <cassette/ad/forward.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
@@ -30,10 +32,68 @@ struct slot {
     friend constexpr bool operator==(slot, slot) = default;
 };
 
+template <class Partial>
+struct term {
+    slot from;
+    Partial partial;
+    friend constexpr bool operator==(term const&, term const&) = default;
+};
+
+// How many terms a value may carry before it takes a slot of its own.
+inline constexpr std::size_t max_terms = 8;
+
 }  // namespace detail
 
-// The record of one evaluation: an edge (from, to, d to / d from) per differentiable argument
-// of each call, and the adjoints of the last sweep. Partial is double, or a value tagged by an
+template <class Partial>
+class basic_tape;
+
+namespace detail {
+
+// A value computed from slotted values but not on the tape itself: d value / d slot for each
+// slot it was computed from (a slot reached twice appears twice; the sweep adds both). Calls
+// combine their arguments' terms, so an expression costs an edge per occurrence of a slotted
+// value in it, not one per call. It takes a slot (recording its terms as edges) when it has to:
+// converted to a slot (an accumulator, a branch's common type), or past max_terms.
+template <class Partial, std::size_t K>
+struct combination {
+    basic_tape<Partial>* tape = nullptr;  // null: a constant's, all terms zero
+    std::array<term<Partial>, K> terms{};
+    operator slot() const { return tape ? tape->record(terms) : slot{}; }
+    friend constexpr bool operator==(combination const&, combination const&) = default;
+};
+
+template <class M>
+inline constexpr bool is_combination = false;
+template <class Partial, std::size_t K>
+inline constexpr bool is_combination<combination<Partial, K>> = true;
+
+// M with a slot for each combination: what a value brings into a traced function's body.
+template <class M>
+struct slotted {
+    using type = M;
+};
+template <class Partial, std::size_t K>
+struct slotted<combination<Partial, K>> {
+    using type = slot;
+};
+template <class... M>
+struct slotted<fields<M...>> {
+    using type = fields<typename slotted<M>::type...>;
+};
+template <class M, std::size_t N>
+struct slotted<elements<std::array<M, N>>> {
+    using type = elements<std::array<typename slotted<M>::type, N>>;
+};
+
+template <class M>
+inline constexpr std::size_t terms_in = 1;  // a slot
+template <class Partial, std::size_t K>
+inline constexpr std::size_t terms_in<combination<Partial, K>> = K;
+
+}  // namespace detail
+
+// The record of one evaluation: edges (from, to, d to / d from) into each value that took a
+// slot, and the adjoints of the last sweep. Partial is double, or a value tagged by an
 // enclosing forward context (forward over reverse). Its buffers keep their capacity from one
 // evaluation to the next, so a tape kept by the caller allocates only while it grows.
 template <class Partial>
@@ -41,36 +101,42 @@ class basic_tape {
 public:
     // Forgets the last evaluation (keeping the buffers).
     void clear() noexcept {
-        edges_.clear();
-        adjoints_.assign(1, Partial(0.0));
-        swept_ = false;
+        slots_ = 0;
+        used_ = 0;
+        room_ = edges_.size();
     }
-    // The values recorded (each input leaf and each call's result that depends on them),
-    // and the edges between them (one per argument of such a call that depends on x).
-    std::size_t values() const noexcept { return adjoints_.size() - 1; }
-    std::size_t edges() const noexcept { return edges_.size(); }
+    // The values that took a slot (each input leaf, and what had to), and the edges into them.
+    std::size_t values() const noexcept { return slots_; }
+    std::size_t edges() const noexcept { return used_; }
 
-    // A new slot, its adjoint zeroed here rather than in a pass over all of them before the
-    // sweep (which costs the same work, in one more loop).
-    CASSETTE_INLINE detail::slot new_slot() {
-        adjoints_.push_back(Partial(0.0));
-        return {std::uint32_t(adjoints_.size() - 1)};
-    }
+    detail::slot new_slot() noexcept { return {++slots_}; }
 
-    CASSETTE_INLINE void record(detail::slot from, detail::slot to, Partial const& partial) {
-        edges_.push_back({from, to, partial});
+    // A new slot for a value with these terms.
+    template <std::size_t K>
+    CASSETTE_INLINE detail::slot record(std::array<detail::term<Partial>, K> const& terms) {
+        detail::slot const to = new_slot();
+        if (room_ < K) [[unlikely]]
+            grow(K);
+        edge* const out = edges_.data() + used_;
+        [&]<std::size_t... k>(std::index_sequence<k...>) CASSETTE_INLINE_LAMBDA {
+            ((out[k] = {terms[k].from, to, terms[k].partial}), ...);
+        }(std::make_index_sequence<K>{});
+        used_ += K;
+        room_ -= K;
+        return to;
     }
 
     // The adjoints of every slot for the output in slot `seed`, accumulated in the parent's
-    // arithmetic. Sweeping the same record again (a Jacobian's next row) zeroes them first.
+    // arithmetic. Sweeping the same record again (a Jacobian's next row) starts from zero again.
     template <class Arithmetic>
     std::vector<Partial> const& sweep(detail::slot seed, Arithmetic const& p) {
-        if (swept_) std::fill(adjoints_.begin(), adjoints_.end(), Partial(0.0));
-        swept_ = true;
+        adjoints_.assign(slots_ + 1, Partial(0.0));
         adjoints_[seed.index] = Partial(1.0);
-        for (auto e = edges_.rbegin(); e != edges_.rend(); ++e)
+        for (edge const* e = edges_.data() + used_; e != edges_.data();) {
+            --e;
             adjoints_[e->from.index] =
                 Partial(p(op::add, adjoints_[e->from.index], p(op::mul, e->partial, adjoints_[e->to.index])));
+        }
         return adjoints_;
     }
 
@@ -79,15 +145,23 @@ private:
         detail::slot from, to;
         Partial partial;
     };
-    std::vector<edge> edges_;
-    std::vector<Partial> adjoints_ = std::vector<Partial>(1);  // slot 0: constants
-    bool swept_ = false;
+    void grow(std::size_t k) {
+        edges_.resize(std::max({2 * edges_.size(), used_ + k, std::size_t(64)}));
+        room_ = edges_.size() - used_;
+    }
+
+    std::vector<edge> edges_;  // [0, used_) recorded
+    std::size_t used_ = 0;
+    std::size_t room_ = 0;  // edges_.size() - used_, kept rather than computed per record
+    std::uint32_t slots_ = 0;  // slot 0 is constants'
+    std::vector<Partial> adjoints_;
 };
 
 using tape = basic_tape<double>;
 
 // The context of one reverse differentiation: values that depend on the input carry their
-// slot; a call with such arguments records one edge per argument.
+// slot, or the terms they are made of; a call combines its arguments' terms, each times the
+// call's partial derivative with respect to that argument.
 template <class Parent, class Partial>
 struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
     using base = detail::differentiation<Parent, reverse_tag<Parent>>;
@@ -97,23 +171,13 @@ struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
 
     constexpr reverse_context(Parent& p, basic_tape<Partial>& t) noexcept : base(p), tape(t) {}
 
-    // x as a rule sees it: with a unit tangent if it is the argument being seeded, a zero
-    // tangent otherwise (constants included).
-    template <bool Seeded, class X>
-    CASSETTE_INLINE constexpr auto split(X const& x) const {
-        if constexpr (carries<X> && Seeded)
-            return dual<decltype(cassette::untag(x, *this)), double>{cassette::untag(x, *this), 1.0};
-        else if constexpr (carries<X>)
-            return dual<decltype(cassette::untag(x, *this)), zero>{cassette::untag(x, *this), zero{}};
-        else
-            return dual<X const&, zero>{x, zero{}};
-    }
-
-    // The rule with argument I seeded: its value and d result / d argument I.
+    // The rule with argument I seeded (a unit tangent; zero for the others and for constants):
+    // its value and d result / d argument I.
     template <std::size_t I, class G, class... X>
     CASSETTE_INLINE constexpr auto seeded(X const&... xs) const {
         return [&]<std::size_t... J>(std::index_sequence<J...>) CASSETTE_INLINE_LAMBDA {
-            return rule<G>::apply(detail::arithmetic<Parent>{this->parent}, split<I == J>(xs)...);
+            return rule<G>::apply(detail::arithmetic<Parent>{this->parent},
+                                  detail::seeded_dual<I == J && carries<X>>(cassette::untag(xs, *this))...);
         }(std::index_sequence_for<X...>{});
     }
 
@@ -129,14 +193,48 @@ struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
     }
     template <std::size_t I, class G, class... X>
     using partial_t = typename decltype(partial_type<I, G, X...>())::type;
+
+    // Which arguments reach the result, and where each one's terms go among the result's.
     template <class G, class... X>
     struct partials {
         template <std::size_t I>
         static constexpr bool reaches = !detail::is_zero<partial_t<I, G, X...>>;
-        static constexpr bool any = [] {
-            return []<std::size_t... I>(std::index_sequence<I...>) { return (reaches<I> || ...); }(std::index_sequence_for<X...>{});
+        template <std::size_t I>
+        static constexpr std::size_t terms =
+            reaches<I> ? detail::terms_in<std::remove_cvref_t<decltype(cassette::detail::metadata_by<tag_of<reverse_context>>(
+                             std::declval<std::tuple_element_t<I, std::tuple<X...>> const&>()))>>
+                       : 0;
+        static constexpr std::array<std::size_t, sizeof...(X) + 1> offset = [] {
+            return []<std::size_t... I>(std::index_sequence<I...>) {
+                std::array<std::size_t, sizeof...(X) + 1> o{};
+                std::size_t const counts[] = {terms<I>...};
+                for (std::size_t k = 0; k != sizeof...(X); ++k) o[k + 1] = o[k] + counts[k];
+                return o;
+            }(std::index_sequence_for<X...>{});
         }();
+        static constexpr std::size_t total = offset[sizeof...(X)];
     };
+
+    // A traced function's body receives values with terms as slotted values: it is then
+    // instantiated for slots only, however many terms the caller's values had (a recursion
+    // would otherwise instantiate it anew for each).
+    template <class X>
+    CASSETTE_INLINE constexpr decltype(auto) enter(X const& x) const {
+        using M = metadata_t<X, reverse_context>;
+        if constexpr (carries<X> && !std::is_same_v<typename detail::slotted<M>::type, M>)
+            return enter_slotted(x);
+        else
+            return (x);
+    }
+    template <class X>
+    static auto enter_slotted(X const& x) {
+        if constexpr (std::is_same_v<typename X::tag_type, typename base::tag_type>)
+            return tagged<typename base::tag_type, typename X::value_type,
+                          typename detail::slotted<typename X::metadata_type>::type>(x);
+        else  // under another context's tag (forward over reverse): its layer rebuilt around
+            return tagged<typename X::tag_type, decltype(enter_slotted(x.value)), typename X::metadata_type>(
+                enter_slotted(x.value), x.meta);
+    }
 
     template <class G, class... X>
         requires has_rule<G> && (carries<X> || ...)
@@ -147,28 +245,44 @@ struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
             while (!carrier[i]) ++i;
             return i;
         }();
+        using reached = partials<G, X...>;
         // The value and the first partial from one evaluation of the rule (libm is not
         // called twice for a unary primitive).
         auto const r = seeded<first, G>(xs...);
-        if constexpr (!partials<G, X...>::any) {
+        if constexpr (reached::total == 0) {
             return r.v;
         } else {
             cassette::detail::tuple<X const&...> const args{{xs}...};
-            detail::slot const to = tape.new_slot();
-            auto const record = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) CASSETTE_INLINE_LAMBDA {
-                if constexpr (partials<G, X...>::template reaches<K>) {
-                    detail::slot const from =
-                        cassette::detail::metadata_by<typename base::tag_type>(cassette::detail::get<K>(args));
-                    if constexpr (K == first)
-                        tape.record(from, to, Partial(r.d));
+            std::array<detail::term<Partial>, reached::total> terms;
+            auto const add_terms = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) CASSETTE_INLINE_LAMBDA {
+                if constexpr (reached::template reaches<K>) {
+                    Partial const p = [&] {
+                        if constexpr (K == first)
+                            return Partial(r.d);
+                        else
+                            return Partial(seeded<K, G>(xs...).d);
+                    }();
+                    auto const& meta = cassette::detail::metadata_by<typename base::tag_type>(cassette::detail::get<K>(args));
+                    constexpr std::size_t at = reached::offset[K];
+                    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(meta)>, detail::slot>)
+                        terms[at] = {meta, p};
                     else
-                        tape.record(from, to, Partial(seeded<K, G>(xs...).d));
+                        [&]<std::size_t... j>(std::index_sequence<j...>) CASSETTE_INLINE_LAMBDA {
+                            ((terms[at + j] = {meta.terms[j].from, Partial(detail::arithmetic<Parent>{this->parent}(
+                                                                       op::mul, p, meta.terms[j].partial))}),
+                             ...);
+                        }(std::make_index_sequence<reached::template terms<K>>{});
                 }
             };
             [&]<std::size_t... I>(std::index_sequence<I...>) CASSETTE_INLINE_LAMBDA {
-                (record(std::integral_constant<std::size_t, I>{}), ...);
+                (add_terms(std::integral_constant<std::size_t, I>{}), ...);
             }(std::index_sequence_for<X...>{});
-            return tagged<typename base::tag_type, std::remove_cvref_t<decltype(r.v)>, detail::slot>(r.v, to);
+            using value_type = std::remove_cvref_t<decltype(r.v)>;
+            if constexpr (reached::total > detail::max_terms)
+                return tagged<typename base::tag_type, value_type, detail::slot>(r.v, tape.record(terms));
+            else
+                return tagged<typename base::tag_type, value_type, detail::combination<Partial, reached::total>>(
+                    r.v, {&tape, terms});
         }
     }
 };
@@ -259,7 +373,7 @@ auto with_slots(Ctx const& ctx, V const& value, X const& shape) {
 // The slots of the leaves of f's result y, in order; slot 0 for a leaf that does not depend on x.
 template <class Tag, class V, class M>
 void result_slots(V const& value, M const& meta, std::vector<slot>& out) {
-    if constexpr (std::is_same_v<M, slot>)
+    if constexpr (std::is_same_v<M, slot> || is_combination<M>)
         out.push_back(meta);
     else if constexpr (std::is_same_v<M, no_metadata>)
         out.insert(out.end(), detail::leaves(value), slot{});
@@ -340,19 +454,26 @@ auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
     sweep_frame_type const recomputing{recomputation_ref{recomputation_instance}, cassette::detail::instance<F>, args, {}};
     detail::sweep(body, 1.0, sweep_frame<sweep_frame_type, params_type, no_adjoints>{recomputing, params, {}});
     detail::for_each_leaf(g, [](auto& leaf) { leaf = detail::signless_zero(leaf); });
-    return value_and_gradient_result<decltype(value), X>{value, g};
+    if constexpr (WithValue)
+        return value_and_gradient_result<decltype(value), X>{value, g};
+    else
+        return g;  // not copied out of a result
 }
 
 }  // namespace detail
 
 namespace detail {
-template <class F, class X, class Mode, class... R>
+template <bool WithValue, class F, class X, class Mode, class... R>
 auto taped_value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     auto const then = [&](auto const& y, auto& ctx) {
         auto const& adjoints = ctx.tape.sweep(detail::scalar_slot(y, ctx), detail::arithmetic<null_context>{ctx.parent});
+        auto const signless = [](double a) { return detail::signless_zero(a); };
         using value_type = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
-        return value_and_gradient_result<value_type, X>{
-            cassette::untag(y, ctx), detail::gradient_of(x, adjoints, [](double a) { return detail::signless_zero(a); })};
+        if constexpr (WithValue)
+            return value_and_gradient_result<value_type, X>{cassette::untag(y, ctx),
+                                                            detail::gradient_of(x, adjoints, signless)};
+        else
+            return detail::gradient_of(x, adjoints, signless);
     };
     return detail::recorded(mode, f, x, then, rest...);
 }
@@ -362,7 +483,8 @@ namespace detail {
 
 // Reverse mode: generated at compile time from the body where its structure allows
 // (static_adjoint_ok), else one evaluation recording a tape and one sweep back;
-// ad::reverse(tape) always records, ad::static_adjoint never does.
+// ad::reverse(tape) always records, ad::static_adjoint never does. The value and the
+// gradient, or (WithValue false) the gradient alone.
 template <bool WithValue, class F, class X, class Mode, class... R>
 auto reverse_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     static_assert(detail::differentiable_input<X>());
@@ -375,7 +497,7 @@ auto reverse_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     if constexpr (!std::is_same_v<Mode, on_tape<double>> && can_be_static)
         return detail::static_value_and_gradient<WithValue>(detail::as_traced(f), x, rest...);
     else
-        return detail::taped_value_and_gradient(f, x, mode, rest...);
+        return detail::taped_value_and_gradient<WithValue>(f, x, mode, rest...);
 }
 
 }  // namespace detail
@@ -388,7 +510,7 @@ auto value_and_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
 
 template <class F, class X, reverse_mode Mode, class... R>
 X gradient(F const& f, X const& x, Mode mode, R const&... rest) {
-    return detail::reverse_gradient<false>(f, x, mode, rest...).gradient;
+    return detail::reverse_gradient<false>(f, x, mode, rest...);
 }
 
 template <class F, class X, reverse_mode Mode, class... R>
@@ -469,3 +591,10 @@ auto hessian(F const& f, X const& x, Mode, R const&... rest) {
 }
 
 }  // namespace cassette::ad
+
+// Values with different numbers of terms meet (in a branch, an accumulator) as slotted values.
+template <class Partial, std::size_t K, std::size_t L>
+    requires(K != L)
+struct std::common_type<cassette::ad::detail::combination<Partial, K>, cassette::ad::detail::combination<Partial, L>> {
+    using type = cassette::ad::detail::slot;
+};
