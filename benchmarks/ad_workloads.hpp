@@ -450,6 +450,40 @@ struct gaussian_gradient {
         }
         return {dmu, dsigma};
     }
+#if defined(AD_WORKLOADS_REVERSE_PEERS)
+    static normal sacado(normal const& t) {
+        using var = Sacado::Rad::ADvar<double>;
+        var mu = t.mu, sigma = t.sigma;
+        var r = 0.0;
+        for (double x : data()) {
+            var const z = (x - mu) / sigma;
+            r = r + (-0.5 * z * z - log(sigma));
+        }
+        var::Gradcomp();
+        return {mu.adj(), sigma.adj()};
+    }
+    static normal adolc(normal const& t) {
+        static bool const taped = [&] {
+            trace_on(3001);
+            adouble mu, sigma;
+            mu <<= t.mu;
+            sigma <<= t.sigma;
+            adouble r = 0.0;
+            for (double x : data()) {
+                adouble const z = (x - mu) / sigma;
+                r += -0.5 * z * z - log(sigma);
+            }
+            double y;
+            r >>= y;
+            trace_off();
+            return true;
+        }();
+        double const in[2] = {t.mu, t.sigma};
+        double g[2];
+        ::gradient(3001, 2, in, g);
+        return taped ? normal{g[0], g[1]} : normal{};
+    }
+#endif
     static normal cassette_forward(normal const& t) { return ad::gradient(traced::log_likelihood, t, data()); }
     //[cassette_gaussian_reverse
     static normal cassette_reverse(normal const& t) {
@@ -504,7 +538,7 @@ using rosenbrock_reverse_1000 = rosenbrock_reverse<1000>;
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_100)                                     \
     AD_WORKLOADS_REVERSE_ROSENBROCK_ROWS(X, rosenbrock_reverse_1000)                                    \
     AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, energy_reverse) AD_WORKLOADS_REVERSE_PEER_ROWS(X, energy_reverse) \
-    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, gaussian_gradient)                                              \
+    AD_WORKLOADS_REVERSE_STRUCT_ROWS(X, gaussian_gradient) AD_WORKLOADS_REVERSE_PEER_ROWS(X, gaussian_gradient) \
     X(g_value_first, hand, input) X(g_value_first, cassette, input) X(g_value_first, cassette_two_calls, input)
 
 inline constexpr std::string_view reverse_workload_names[] = {"rosenbrock_reverse_2", "rosenbrock_reverse_5",

@@ -263,6 +263,9 @@ constexpr auto through_array = function<"through_array">([](auto x) {
 constexpr auto climb = function<"climb">([](auto x, auto n) {
     return cassette::if_(n == 0, x, cassette::self(x + x * 0.5, n - 1));
 });
+constexpr auto descend = function<"descend">([](auto x, auto n) {
+    return cassette::if_(n == 0, x[0] * x[1], cassette::self(x, n - 1) + cassette::sin(x[0]));
+});
 constexpr auto sum_of_squares = function<"sum_of_squares">([](auto x) { return x[0] * x[0] + x[1] * x[1]; });
 
 TEST_CASE("the tape records a slot per value that needs one, not per call") {
@@ -397,4 +400,15 @@ TEST_CASE("the static adjoint and the tape agree, and the choice between them is
     CHECK(ad::gradient(product, q, ad::reverse) == ad::gradient(product, q, ad::reverse(product_tape)));
     CHECK(product_tape.values() == 4 + 4);  // the inputs, and acc * x[i] four times
     CHECK(near(ad::gradient(power, 1.3, ad::reverse, 5), 5 * std::pow(1.3, 4)));
+
+    // Self recursion under the static adjoint: each level's body swept in its own frame.
+    auto const [power_value, dp] = ad::value_and_gradient(power, 1.3, ad::static_adjoint, 5);
+    CHECK(near(power_value, std::pow(1.3, 5)));
+    CHECK(near(dp, 5 * std::pow(1.3, 4)));
+    CHECK(ad::gradient(climb, 0.7, ad::static_adjoint, 3) == 1.5 * 1.5 * 1.5);
+    // x0 x1 + 3 sin(x0): (x1 + 3 cos(x0), x0).
+    auto const d = ad::gradient(descend, std::array{0.4, 2.5}, ad::static_adjoint, 3);
+    CHECK((near(d[0], 2.5 + 3 * std::cos(0.4)) && d[1] == 0.4));
+    auto const t = ad::gradient(descend, std::array{0.4, 2.5}, ad::reverse, 3);
+    CHECK((near(t[0], d[0]) && t[1] == d[1]));
 }

@@ -92,7 +92,8 @@ set(reverse_rows_asserted
   rosenbrock_reverse_100.cassette_reverse_vector rosenbrock_reverse_1000.cassette_reverse_vector
   energy_reverse.cassette_reverse rosenbrock_reverse_10.cassette_reverse_tape
   rosenbrock_reverse_100.cassette_reverse_tape rosenbrock_reverse_1000.cassette_reverse_tape)
-list(APPEND reverse_rows_asserted energy_reverse.cassette_reverse_tape)
+list(APPEND reverse_rows_asserted energy_reverse.cassette_reverse_tape gaussian_gradient.cassette_reverse
+  gaussian_gradient.cassette_reverse_tape)
 list(APPEND targets_asserted_GNU-12 ${reverse_rows_asserted})
 set(targets_asserted_Clang-16 ${reverse_rows_asserted})
 

@@ -414,11 +414,25 @@ void check_derivatives(report& r, std::size_t s, Args const& args, double scale,
         ad::tape tape;  // the tape, whichever ad::reverse chose
         X const taped = at([&](auto const& x, auto const&... rest) { return ad::gradient(f, x, ad::reverse(tape), rest...); });
         fuzz::for_each_leaf(taped, [&](double const& g) { taped_leaves.push_back(g); });
+        // A body that calls self: ad::reverse chose the tape, and the static adjoint sweeps it too.
+        using traced = std::remove_cvref_t<decltype(ad::detail::as_traced(f))>;
+        constexpr std::size_t arity = std::tuple_size_v<Args>;
+        constexpr bool static_with_self = ad::detail::has_static_adjoint<traced, arity, true> &&
+                                          !ad::detail::has_static_adjoint<traced, arity, false>;
+        std::vector<double> static_leaves;
+        if constexpr (static_with_self) {
+            X const swept =
+                at([&](auto const& x, auto const&... rest) { return ad::gradient(f, x, ad::static_adjoint, rest...); });
+            fuzz::for_each_leaf(swept, [&](double const& g) { static_leaves.push_back(g); });
+        }
         std::size_t j = 0;  // the leaf's index in argument K
         fuzz::for_each_leaf(gradient, [&](double const& g) {
             auto const want = fuzz::twin_taylor<P>(args, first_leaf + j);
             r.near("gradient(reverse)" + name + "[" + std::to_string(j) + "]", s, reverse_leaves[j], want[1], scale);
             r.near("gradient(reverse(tape))" + name + "[" + std::to_string(j) + "]", s, taped_leaves[j], want[1], scale);
+            if constexpr (static_with_self)
+                r.near("gradient(static_adjoint)" + name + "[" + std::to_string(j) + "]", s, static_leaves[j], want[1],
+                       scale);
             r.near("gradient" + name + "[" + std::to_string(j++) + "]", s, g, want[1], scale);
             if constexpr (std::is_same_v<X, double>) {
                 r.near("hvp" + name, s,

@@ -20,7 +20,9 @@ namespace cassette::ad::detail {
 
 // --- which bodies: structure only -----------------------------------------------------------
 
-template <class Node>
+// WithSelf: self calls allowed (ad::static_adjoint sweeps them, recomputing each level's
+// value; ad::reverse records a tape for them, linear in the recursion's depth).
+template <class Node, bool WithSelf = true>
 consteval bool static_adjoint_ok();
 
 template <class G>
@@ -30,13 +32,13 @@ inline constexpr bool is_projection<op::get_t<K>> = true;
 
 // x[i] and get<K>(x) on a parameter or a variable, at any depth: their adjoints are parts of
 // the parameter's or the variable's.
-template <class Node>
+template <class Node, bool WithSelf>
 consteval bool addressable() {
     if constexpr (ir::kind_of<Node> == ir::node_kind::param || ir::kind_of<Node> == ir::node_kind::var)
         return true;
     else if constexpr (ir::kind_of<Node> == ir::node_kind::call)
         return []<class G, class Whole, class... Rest>(std::type_identity<ir::call<G, Whole, Rest...>>) {
-            return is_projection<G> && addressable<Whole>() && (static_adjoint_ok<Rest>() && ...);
+            return is_projection<G> && addressable<Whole, WithSelf>() && (static_adjoint_ok<Rest, WithSelf>() && ...);
         }(std::type_identity<Node>{});
     else
         return false;
@@ -71,37 +73,39 @@ consteval bool linear_in_accumulator() {
         return false;
 }
 
-template <class Node>
+template <class Node, bool WithSelf>
 consteval bool static_adjoint_ok() {
     constexpr ir::node_kind kind = ir::kind_of<Node>;
     if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var) {
         return true;
     } else if constexpr (kind == ir::node_kind::call) {
         return []<class G, class... A>(std::type_identity<ir::call<G, A...>>) {
-            if constexpr (ir::expression<G> || std::is_same_v<G, ir::self_t>)
-                return false;  // higher order, recursion: the tape
+            if constexpr (ir::expression<G>)
+                return false;  // higher order: the tape
+            else if constexpr (std::is_same_v<G, ir::self_t>)
+                return WithSelf && (static_adjoint_ok<A, WithSelf>() && ...);
             else if constexpr (traced_function<G>)
-                return (static_adjoint_ok<A>() && ...) &&
-                       static_adjoint_ok<std::remove_cvref_t<decltype(G::template body<sizeof...(A)>)>>();
+                return (static_adjoint_ok<A, WithSelf>() && ...) &&
+                       static_adjoint_ok<std::remove_cvref_t<decltype(G::template body<sizeof...(A)>)>, WithSelf>();
             else if constexpr (is_projection<G>)
-                return addressable<ir::call<G, A...>>();
+                return addressable<ir::call<G, A...>, WithSelf>();
             else if constexpr (is_flat<G> || has_rule<G>)
-                return (static_adjoint_ok<A>() && ...);
+                return (static_adjoint_ok<A, WithSelf>() && ...);
             else
                 return false;  // make<T>, and callables without a derivative rule
         }(std::type_identity<Node>{});
     } else if constexpr (kind == ir::node_kind::conditional) {
         return []<class C, class T, class E>(std::type_identity<ir::conditional<C, T, E>>) {
-            return static_adjoint_ok<C>() && static_adjoint_ok<T>() && static_adjoint_ok<E>();
+            return static_adjoint_ok<C, WithSelf>() && static_adjoint_ok<T, WithSelf>() && static_adjoint_ok<E, WithSelf>();
         }(std::type_identity<Node>{});
     } else if constexpr (kind == ir::node_kind::let) {
         return []<class Id, class V, class B>(std::type_identity<ir::let_in<Id, V, B>>) {
-            return static_adjoint_ok<V>() && static_adjoint_ok<B>();
+            return static_adjoint_ok<V, WithSelf>() && static_adjoint_ok<B, WithSelf>();
         }(std::type_identity<Node>{});
     } else if constexpr (kind == ir::node_kind::loop) {
         return []<class Id, class F, class L, class I, class B>(std::type_identity<ir::loop<Id, F, L, I, B>>) {
-            return static_adjoint_ok<F>() && static_adjoint_ok<L>() && static_adjoint_ok<I>() &&
-                   static_adjoint_ok<B>() && linear_in_accumulator<Id, B>();
+            return static_adjoint_ok<F, WithSelf>() && static_adjoint_ok<L, WithSelf>() &&
+                   static_adjoint_ok<I, WithSelf>() && static_adjoint_ok<B, WithSelf>() && linear_in_accumulator<Id, B>();
         }(std::type_identity<Node>{});
     } else {
         return false;  // node kinds of their own (a derivative inside the body)
@@ -308,26 +312,53 @@ CASSETTE_INLINE constexpr void sweep_argument(Node const& n, Adjoint const& adjo
     if constexpr (Active) detail::sweep(n, adjoint, sf);
 }
 
+// A body that calls self is entered through the evaluator first: its self calls' result type
+// comes from there, and Clang, which instantiates constexpr bodies as soon as they are named,
+// would otherwise meet a self call's type while the body's own is being worked out.
+template <class Ref, class F, class... V>
+constexpr void enter_recursion() {
+    if constexpr (ir::calls_self<std::remove_cvref_t<decltype(F::template body<sizeof...(V)>)>>)
+        (void)&cassette::detail::engine::run_body_as<Ref, F, cassette::detail::engine::pass_t<V>...>;
+}
+
+// A traced callee F's body, swept in a frame of its own: its parameters' adjoints then go to
+// the arguments.
+template <class F, class G, class... A, class Adjoint, class SF>
+CASSETTE_INLINE constexpr void sweep_callee(ir::call<G, A...> const& n, Adjoint const& a, SF const& sf) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
+        auto const values = cassette::detail::tuple<std::remove_cvref_t<decltype(detail::value(boost::hana::at_c<K>(n.args), sf))>...>{
+            {detail::value(boost::hana::at_c<K>(n.args), sf)}...};
+        using args_type = cassette::detail::tuple<std::remove_cvref_t<decltype(cassette::detail::get<K>(values))> const&...>;
+        args_type const args{{cassette::detail::get<K>(values)}...};
+        using frame_type = cassette::detail::frame<recomputation_ref, F, args_type, cassette::detail::no_scope>;
+        detail::enter_recursion<recomputation_ref, F, std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>...>();
+        frame_type const fr{recomputation_ref{recomputation_instance}, cassette::detail::instance<F>, args, {}};
+        auto adjoints = cassette::detail::tuple<std::conditional_t<active<A, SF>(), std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>, inactive>...>{
+            {detail::zero_or_inactive<active<A, SF>()>(cassette::detail::get<K>(values))}...};
+        using params_type = cassette::detail::tuple<decltype(cassette::detail::get<K>(adjoints))&...>;
+        params_type const params{{cassette::detail::get<K>(adjoints)}...};
+        detail::sweep(F::template body<sizeof...(A)>, a, sweep_frame<frame_type, params_type, no_adjoints>{fr, params, {}});
+        (detail::sweep_argument<active<A, SF>()>(boost::hana::at_c<K>(n.args), cassette::detail::get<K>(adjoints), sf), ...);
+    }(std::index_sequence_for<A...>{});
+}
+
+// A self call: the same, through a function not forced inline, where the recursion happens
+// at run time. Each level recomputes the values it needs, the deeper levels' results
+// included: the cost grows with the square of the depth.
+template <class F, class Node, class Adjoint, class SF>
+constexpr void sweep_self(Node const& n, Adjoint const& a, SF const& sf) {
+    detail::sweep_callee<F>(n, a, sf);
+}
+
 template <class G, class... A, class Adjoint, class SF>
 CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, Adjoint const& a, SF const& sf) {
     [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
         if constexpr (is_projection<G>) {
             detail::add_leaves(detail::adjoint_of(n, sf), a);
         } else if constexpr (traced_function<G>) {
-            // The callee's body, swept in a frame of its own: its parameters' adjoints then go
-            // to the arguments.
-            auto const values = cassette::detail::tuple<std::remove_cvref_t<decltype(detail::value(boost::hana::at_c<K>(n.args), sf))>...>{
-                {detail::value(boost::hana::at_c<K>(n.args), sf)}...};
-            using args_type = cassette::detail::tuple<std::remove_cvref_t<decltype(cassette::detail::get<K>(values))> const&...>;
-            args_type const args{{cassette::detail::get<K>(values)}...};
-            using frame_type = cassette::detail::frame<recomputation_ref, G, args_type, cassette::detail::no_scope>;
-            frame_type const fr{recomputation_ref{recomputation_instance}, cassette::detail::instance<G>, args, {}};
-            auto adjoints = cassette::detail::tuple<std::conditional_t<active<A, SF>(), std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>, inactive>...>{
-                {detail::zero_or_inactive<active<A, SF>()>(cassette::detail::get<K>(values))}...};
-            using params_type = cassette::detail::tuple<decltype(cassette::detail::get<K>(adjoints))&...>;
-            params_type const params{{cassette::detail::get<K>(adjoints)}...};
-            detail::sweep(G::template body<sizeof...(A)>, a, sweep_frame<frame_type, params_type, no_adjoints>{fr, params, {}});
-            (detail::sweep_argument<active<A, SF>()>(boost::hana::at_c<K>(n.args), cassette::detail::get<K>(adjoints), sf), ...);
+            detail::sweep_callee<G>(n, a, sf);
+        } else if constexpr (std::is_same_v<G, ir::self_t>) {
+            detail::sweep_self<std::remove_cvref_t<decltype(sf.fr.self)>>(n, a, sf);
         } else {
             auto const values = cassette::detail::tuple<std::remove_cvref_t<decltype(detail::value(boost::hana::at_c<K>(n.args), sf))>...>{
                 {detail::value(boost::hana::at_c<K>(n.args), sf)}...};

@@ -39,7 +39,9 @@ struct term {
     friend constexpr bool operator==(term const&, term const&) = default;
 };
 
-// How many terms a value may carry before it takes a slot of its own.
+// How many terms a value may carry before it takes a slot of its own: an expression's worth
+// (a Rosenbrock term has three, an energy function nine), and few enough that the number of
+// combination types, hence of instantiations of each call, stays small.
 inline constexpr std::size_t max_terms = 8;
 
 }  // namespace detail
@@ -58,6 +60,8 @@ template <class Partial, std::size_t K>
 struct combination {
     basic_tape<Partial>* tape = nullptr;  // null: a constant's, all terms zero
     std::array<term<Partial>, K> terms{};
+    // Implicit: the evaluator converts values where their types meet (an accumulator, a
+    // branch), and that is where this value must take a slot.
     operator slot() const { return tape ? tape->record(terms) : slot{}; }
     friend constexpr bool operator==(combination const&, combination const&) = default;
 };
@@ -412,7 +416,6 @@ X gradient_of(X const& x, std::vector<Partial> const& adjoints, Part const& part
 // result y (and sweeps the tape).
 template <class Mode, class F, class X, class Then, class... R>
 auto recorded(Mode mode, F const& f, X const& x, Then const& then, R const&... rest) {
-    static_assert(detail::differentiable_input<X>());
     auto const tf = detail::as_traced(f);
     return detail::with_tape(mode, [&](tape& t) {
         null_context none;
@@ -425,9 +428,10 @@ auto recorded(Mode mode, F const& f, X const& x, Then const& then, R const&... r
 
 namespace detail {
 
-template <class F, std::size_t Arity>
+// WithSelf: as ad::static_adjoint allows (self calls too), else as ad::reverse chooses.
+template <class F, std::size_t Arity, bool WithSelf>
 inline constexpr bool has_static_adjoint =
-    static_adjoint_ok<std::remove_cvref_t<decltype(F::template body<Arity>)>>();
+    static_adjoint_ok<std::remove_cvref_t<decltype(F::template body<Arity>)>, WithSelf>();
 
 // The static adjoint: f's value by the evaluator, then the sweep from the result back to x.
 // WithValue: also f's value (gradient alone does not evaluate f forwards at all).
@@ -439,6 +443,8 @@ auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
     using frame_type = cassette::detail::frame<null_ref, F, args_type, cassette::detail::no_scope>;
     frame_type const fr{null_ref{none}, cassette::detail::instance<F>, args, {}};
     auto const& body = F::template body<1 + sizeof...(R)>;
+    detail::enter_recursion<null_ref, F, X, R...>();
+    detail::enter_recursion<recomputation_ref, F, X, R...>();
     using value_type = std::remove_cvref_t<decltype(cassette::detail::engine::eval(body, fr))>;
     static_assert(std::is_arithmetic_v<value_type>,
                   "cassette::ad::gradient(f, x, ad::reverse): f returns an array, a vector or an aggregate (the "
@@ -489,9 +495,10 @@ template <bool WithValue, class F, class X, class Mode, class... R>
 auto reverse_gradient(F const& f, X const& x, Mode mode, R const&... rest) {
     static_assert(detail::differentiable_input<X>());
     using traced = std::remove_cvref_t<decltype(detail::as_traced(f))>;
-    constexpr bool can_be_static = detail::has_static_adjoint<traced, 1 + sizeof...(R)>;
-    static_assert(can_be_static || !std::is_same_v<Mode, static_adjoint_t>,
-                  "cassette::ad::static_adjoint: f's body needs a tape (it calls self, a higher-order "
+    constexpr bool forced = std::is_same_v<Mode, static_adjoint_t>;
+    constexpr bool can_be_static = detail::has_static_adjoint<traced, 1 + sizeof...(R), forced>;
+    static_assert(can_be_static || !forced,
+                  "cassette::ad::static_adjoint: f's body needs a tape (it calls a higher-order "
                   "callee, make<T> or a callable without a derivative rule, indexes a computed value, "
                   "or its fold uses the accumulator other than by + and -); use ad::reverse.");
     if constexpr (!std::is_same_v<Mode, on_tape<double>> && can_be_static)
@@ -523,6 +530,7 @@ auto value_and_derivative(F const& f, X const& x, Mode mode, R const&... rest) {
 // J[i][j] = d f_i / d x_j: one evaluation, one sweep per leaf of f's result.
 template <class F, class X, reverse_mode Mode, class... R>
 auto jacobian(F const& f, X const& x, Mode mode, R const&... rest) {
+    static_assert(detail::differentiable_input<X>());
     auto const then = [&](auto const& y, auto& ctx) {
         using Y = std::remove_cvref_t<decltype(cassette::untag(y, ctx))>;
         std::vector<detail::slot> outputs;
@@ -544,13 +552,14 @@ namespace detail {
 // Forward over reverse: x carries the tangent `direction` (set by `seed`) in an outer forward
 // context, and the reverse sweep runs in that context's arithmetic, so each adjoint's tangent
 // is a directional derivative of the gradient.
+using tangent_partial = tagged<tag_of<forward<null_context>>, double, double>;
+
 template <class F, class X, class Seed, class... R>
-X gradient_tangent(F const& tf, X const& x, Seed const& seed, R const&... rest) {
+X gradient_tangent(basic_tape<tangent_partial>& t, F const& tf, X const& x, Seed const& seed, R const&... rest) {
+    using partial = tangent_partial;
     null_context none;
     forward<null_context> outer{none};
     auto const x_outer = seed(outer);
-    using partial = tagged<tag_of<forward<null_context>>, double, double>;
-    basic_tape<partial> t;
     reverse_context<forward<null_context>, partial> ctx{outer, t};
     auto const y = cassette::overdub(ctx, tf, detail::with_slots(ctx, x_outer, x), rest...);
     auto const& adjoints = t.sweep(detail::scalar_slot(y, ctx), detail::arithmetic<forward<null_context>>{outer});
@@ -564,7 +573,8 @@ X gradient_tangent(F const& tf, X const& x, Seed const& seed, R const&... rest) 
 template <class F, class X, class... R>
 X hvp(F const& f, X const& x, X const& v, R const&... rest) {
     static_assert(detail::differentiable_input<X>());
-    return detail::gradient_tangent(detail::as_traced(f), x, [&](auto const& outer) {
+    basic_tape<detail::tangent_partial> tangent_tape;
+    return detail::gradient_tangent(tangent_tape, detail::as_traced(f), x, [&](auto const& outer) {
         auto x_outer = detail::seeded<1>(outer, x, x, detail::leaves(x));  // every tangent 0
         std::vector<double> direction;
         detail::for_each_leaf(v, [&](auto const& vi) { direction.push_back(double(vi)); });
@@ -581,9 +591,10 @@ auto hessian(F const& f, X const& x, Mode, R const&... rest) {
     auto const tf = detail::as_traced(f);
     std::size_t const n = detail::leaves(x);
     auto H = detail::make_matrix<detail::static_leaves<X>(), detail::static_leaves<X>()>(n, n);
+    basic_tape<detail::tangent_partial> tangent_tape;  // one for all the rows: its buffers are reused
     for (std::size_t i = 0; i != n; ++i) {
-        X const row = detail::gradient_tangent(tf, x, [&](auto const& outer) { return detail::seeded<1>(outer, x, x, i); },
-                                               rest...);
+        X const row = detail::gradient_tangent(
+            tangent_tape, tf, x, [&](auto const& outer) { return detail::seeded<1>(outer, x, x, i); }, rest...);
         std::size_t j = 0;
         detail::for_each_leaf(row, [&](auto const& h) { H[i][j++] = double(h); });
     }
