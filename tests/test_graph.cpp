@@ -229,16 +229,24 @@ TEST_CASE("record: nested traced functions are clusters; branches as taken, loop
     CHECK(spelled(t) == std::vector<std::string>{"_1()", "constant()", "*(0, 1)", "constant()", "<(2, 3)",
                                                  "*(2, 2)"});
     CHECK(t.nodes()[5].value == "36");
+    // The let, the if_ inside it and the branch taken, each a cluster inside the last.
+    REQUIRE(t.clusters().size() == 4);
+    CHECK((t.clusters()[1].label == "let" && t.clusters()[1].parent == 0));
+    CHECK((t.clusters()[2].label == "if_" && t.clusters()[2].parent == 1));
+    CHECK((t.clusters()[3].label == "else" && t.clusters()[3].parent == 2));
+    CHECK(t.nodes()[5].cluster == 3);  // t * t
+    CHECK(t.nodes()[4].cluster == 2);  // t < 1, the condition
     checked_dot(t, "record_let_if");
 
     // Three elements: two iterations of the fold, each its own nodes: 12 calls (3 getindex,
     // i + 1, 2 subtractions, 3 pow, *, 2 additions) and 9 constants (i three times, 1 for
     // i + 1, 1.0, 2 three times, 100.0), and once the accumulator's start, a constant where
-    // the first iteration uses it; before them _1, length(x), 1 and length(x) - 1.
+    // the first iteration uses it; before them _1, length(x), 1, length(x) - 1 and 0, the
+    // bounds the fold's label shows.
     auto const r = cassette::graph::record(rosenbrock, std::vector{1.0, 1.0, 2.0});
-    CHECK(r.nodes().size() == 4 + 2 * 21 + 1);
+    CHECK(r.nodes().size() == 5 + 2 * 21 + 1);
     CHECK(r.nodes()[r.result()].value == "100");  // (1 - 1)^2 + 100 (1 - 1^2)^2 + (1 - 1)^2 + 100 (2 - 1^2)^2
-    checked_dot(r, "record_rosenbrock");
+    CHECK(contains(checked_dot(r, "record_rosenbrock"), R"x(label="fold i in [0, 2)";)x"));
 }
 
 TEST_CASE("record: each level of a recursion is a cluster") {
@@ -246,7 +254,7 @@ TEST_CASE("record: each level of a recursion is a cluster") {
     std::size_t calls = 0;
     for (auto const& n : g.nodes()) calls += n.name == "fib";
     CHECK(calls == 4);
-    CHECK(g.clusters().size() == 5);
+    CHECK(g.clusters().size() == 5 + 5 * 2);  // each level, and its if_ with the branch taken
     CHECK(g.nodes()[g.result()].value == "2");
     checked_dot(g, "record_fib");
 }

@@ -177,6 +177,39 @@ TEST_CASE("enter: what a traced body receives for each argument", "[overdub]") {
     CHECK(w.entered == 1 + 2 * 3);
 }
 
+// region: the forms the evaluator enters, and when it leaves them.
+struct region_log {
+    std::vector<std::string> events;
+    struct closer {
+        region_log& log;
+        ~closer() { log.events.push_back("end"); }
+    };
+    template <class... B>
+    closer region(cassette::region_kind kind, B const&... bounds) {
+        static constexpr char const* names[] = {"if_", "then", "else", "let", "fold"};
+        std::string event = names[static_cast<int>(kind)];
+        ((event += " " + std::to_string(bounds)), ...);
+        events.push_back(event);
+        return {*this};
+    }
+};
+inline constexpr auto forms = cassette::function<"forms">([](auto x) {
+    return cassette::let(x * 2.0, [](auto t) {
+        return cassette::fold(0, 2, t, [](auto, auto acc) { return cassette::if_(acc > 5.0, acc, acc + 1.0); });
+    });
+});
+
+TEST_CASE("region: the forms the evaluator enters, each left before the next", "[overdub]") {
+    region_log log;
+    // t = 4: 4 + 1 = 5 (else), then 5 is not > 5, 5 + 1 = 6 (else).
+    CHECK(cassette::overdub(log, forms, 2.0) == 6.0);
+    CHECK(log.events == std::vector<std::string>{"let", "fold 0 2", "if_", "else", "end", "end", "if_", "else",
+                                                 "end", "end", "end", "end"});
+    region_log quiet;
+    CHECK(cassette::overdub(cassette::disable_hooks(quiet), forms, 2.0) == 6.0);
+    CHECK(quiet.events.empty());
+}
+
 TEST_CASE("disable_hooks removes the hooks but keeps overdub members and state", "[overdub]") {
     constexpr auto g = cassette::function([](auto x) { return square(x) + square(x + 1.0); });
     counting c;

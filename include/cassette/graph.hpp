@@ -337,9 +337,9 @@ struct graph_of {
 // Graphviz text, written with the conventions of record's graphs too.
 std::string quoted(std::string_view text);
 
-// How a node is written in a fold's label, and as its own label.
+// How a node is written in a fold's label (a recorded node by its value), and as its own label.
 inline std::string node_text(recorded_node const& n) {
-    return n.kind == node_kind::constant ? n.value : std::string(n.name);
+    return n.value;
 }
 inline std::string node_label(recorded_node const& n) {
     std::string label(n.name);
@@ -482,6 +482,28 @@ struct recorder {
         auto const& v = cassette::untag(x, *this);
         return add("constant", node_kind::constant, std::string(cassette::detail::type_name<std::remove_cvref_t<decltype(v)>>()),
                    {}, cassette::detail::to_string(v));
+    }
+
+    // An if_, its branch, a let or a fold (labelled with its bounds' nodes): a cluster, the
+    // current one until the evaluator leaves the form.
+    struct region_guard {
+        recorder& r;
+        std::size_t outer;
+        ~region_guard() { r.cluster = outer; }
+    };
+    template <class... B>
+    region_guard region(region_kind kind, B const&... bounds) {
+        static constexpr std::pair<std::string_view, cluster_kind> clusters[] = {{"if_", cluster_kind::if_},
+                                                                                 {"then", cluster_kind::then_},
+                                                                                 {"else", cluster_kind::else_},
+                                                                                 {"let", cluster_kind::let},
+                                                                                 {"fold", cluster_kind::fold}};
+        auto const [label, shape] = clusters[static_cast<std::size_t>(kind)];
+        std::size_t const ends[] = {node_of(bounds)..., 0, 0};  // a fold's first and last
+        std::size_t const outer = cluster;
+        cluster = graph.clusters_.size();
+        graph.clusters_.push_back({label, shape, outer, ends[0], ends[1]});
+        return {*this, outer};
     }
 
     template <class V>

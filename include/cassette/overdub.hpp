@@ -19,6 +19,11 @@
 
 namespace cassette {
 
+// The forms a context's region member hears of as the evaluator enters them: an if_, the
+// branch it takes, a let, a fold (with its bounds). What the member returns lives until the
+// form is left (graph::record draws each as a labelled subgraph).
+enum class region_kind : unsigned char { if_, then_, else_, let, fold };
+
 // A view of a context whose prehook/posthook injection is removed at compile time;
 // its overdub and fallback members still apply.
 // Ctx is a reference to the viewed context, or the context itself when the view was made
@@ -383,15 +388,32 @@ struct engine {
     }
 
     // The return type is spelled out, so a branch that calls self is not needed to deduce it.
+    // ctx.region(kind, bounds...) if the context has it and hooks are on: held until the form
+    // is left.
+    struct no_region {};
+    template <class Fr, class... B>
+    CASSETTE_INLINE static constexpr auto open_region(Fr const& fr, region_kind kind, B const&... bounds) {
+        if constexpr (std::remove_cvref_t<decltype(fr.ref)>::hooks && requires { fr.ref.ctx.region(kind, bounds...); })
+            return fr.ref.ctx.region(kind, bounds...);
+        else
+            return no_region{};
+    }
+
     template <class C, class T, class E, class Fr>
     CASSETTE_INLINE static constexpr auto eval_conditional(ir::conditional<C, T, E> const& n, Fr const& fr) ->
         typename branch_type<Fr, T, E>::type {
-        if (detail::truth(engine::eval(n.cond, fr))) return engine::eval(n.then_, fr);
+        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::if_);
+        if (detail::truth(engine::eval(n.cond, fr))) {
+            [[maybe_unused]] auto const branch = engine::open_region(fr, region_kind::then_);
+            return engine::eval(n.then_, fr);
+        }
+        [[maybe_unused]] auto const branch = engine::open_region(fr, region_kind::else_);
         return engine::eval(n.else_, fr);
     }
 
     template <class Id, class V, class B, class Fr>
     CASSETTE_INLINE static constexpr auto eval_let(ir::let_in<Id, V, B> const& n, Fr const& fr) {
+        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::let);
         decltype(auto) value = engine::eval(n.value, fr);
         detail::tuple<decltype(value) const&> const bound{{value}};
         return engine::eval(n.body, detail::bind<Id>(fr, bound));
@@ -399,9 +421,12 @@ struct engine {
 
     template <class Id, class First, class Last, class Init, class B, class Fr>
     CASSETTE_INLINE static constexpr auto eval_loop(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
+        decltype(auto) first_value = engine::eval(n.first, fr);
+        decltype(auto) last_value = engine::eval(n.last, fr);
+        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::fold, first_value, last_value);
         // The bounds without their tags: a loop counter is plain, whatever a context has tagged.
-        auto const first = detail::primal(engine::eval(n.first, fr));
-        auto const last = detail::primal(engine::eval(n.last, fr));
+        auto const first = detail::primal(first_value);
+        auto const last = detail::primal(last_value);
         decltype(auto) init = engine::eval(n.init, fr);
         using index = std::common_type_t<std::remove_cvref_t<decltype(first)>, std::remove_cvref_t<decltype(last)>>;
         using acc_type = typename accumulator_type<Fr, Id, index, std::remove_cvref_t<decltype(init)>, B>::type;
