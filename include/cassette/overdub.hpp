@@ -387,7 +387,6 @@ struct engine {
             return engine::hooked(fr.ref, g, detail::get<I>(values)...);
     }
 
-    // The return type is spelled out, so a branch that calls self is not needed to deduce it.
     // ctx.region(kind, bounds...) if the context has it and hooks are on: held until the form
     // is left.
     struct no_region {};
@@ -399,6 +398,7 @@ struct engine {
             return no_region{};
     }
 
+    // The return type is spelled out, so a branch that calls self is not needed to deduce it.
     template <class C, class T, class E, class Fr>
     CASSETTE_INLINE static constexpr auto eval_conditional(ir::conditional<C, T, E> const& n, Fr const& fr) ->
         typename branch_type<Fr, T, E>::type {
