@@ -178,8 +178,6 @@ consteval bool active() {
 
 // --- the sweep -----------------------------------------------------------------------------
 
-using null_ref = cassette::detail::context_ref<null_context, false>;
-
 // The primitives that are calls to libm (pow is not: its small integer exponents are inlined).
 template <class G>
 inline constexpr bool libm_call = false;

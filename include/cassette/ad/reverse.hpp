@@ -225,7 +225,7 @@ struct reverse_context : detail::differentiation<Parent, reverse_tag<Parent>> {
     template <class X>
     CASSETTE_INLINE constexpr decltype(auto) enter(X const& x) const {
         using M = metadata_t<X, reverse_context>;
-        if constexpr (carries<X> && !std::is_same_v<typename detail::slotted<M>::type, M>)
+        if constexpr (!std::is_same_v<typename detail::slotted<M>::type, M>)
             return enter_slotted(x);
         else
             return (x);
@@ -439,19 +439,15 @@ template <bool WithValue, class F, class X, class... R>
 auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
     using args_type = cassette::detail::tuple<X const&, R const&...>;
     args_type const args{{x}, {rest}...};
-    null_context none;
-    using frame_type = cassette::detail::frame<null_ref, F, args_type, cassette::detail::no_scope>;
-    frame_type const fr{null_ref{none}, cassette::detail::instance<F>, args, {}};
     auto const& body = F::template body<1 + sizeof...(R)>;
-    detail::enter_recursion<null_ref, F, X, R...>();
     detail::enter_recursion<recomputation_ref, F, X, R...>();
-    using value_type = std::remove_cvref_t<decltype(cassette::detail::engine::eval(body, fr))>;
+    using value_type = decltype(cassette::detail::evaluate(cassette::detail::instance<F>, x, rest...));
     static_assert(std::is_arithmetic_v<value_type>,
                   "cassette::ad::gradient(f, x, ad::reverse): f returns an array, a vector or an aggregate (the "
                   "value_type in this instantiation), not a number; its derivatives are a matrix: use "
                   "cassette::ad::jacobian(f, x, ad::reverse).");
     std::conditional_t<WithValue, value_type, nothing> value{};
-    if constexpr (WithValue) value = cassette::detail::engine::eval(body, fr);
+    if constexpr (WithValue) value = cassette::detail::evaluate(cassette::detail::instance<F>, x, rest...);
     X g = detail::zero_like(x);
     [[maybe_unused]] inactive data;  // rest... is not differentiated
     using params_type = cassette::detail::tuple<X&, std::conditional_t<true, inactive, R>&...>;
