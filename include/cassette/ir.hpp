@@ -3,10 +3,13 @@
 // passes make new nodes with the same operators and functions (see primitives.hpp).
 #pragma once
 
+#include <cassette/detail/tuple.hpp>
 #include <cassette/fwd.hpp>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/basic_tuple.hpp>
+#include <boost/hana/unpack.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -110,13 +113,24 @@ struct constant : symbolic<constant<T>> {
 
 // `fn(args...)`. `fn` is a primitive, a traced function, any other callable, a node
 // (higher order: evaluated to the callable) or self_t (the enclosing traced function).
+// `args` is a Boost.Hana sequence (boost::hana::at_c, boost::hana::unpack).
 template <class F, class... Args>
 struct call : symbolic<call<F, Args...>> {
     [[no_unique_address]] F fn;
-    boost::hana::basic_tuple<Args...> args;
+    detail::tuple<Args...> args;
 
-    constexpr call(F callee, Args... as) : fn(callee), args(as...) {}
+    constexpr call(F callee, Args... as) : fn(callee), args{{as}...} {}
 };
+
+// The type of a call node's I-th argument.
+template <class Call, std::size_t I>
+struct argument;
+template <class F, class... A, std::size_t I>
+struct argument<call<F, A...>, I> {
+    using type = boost::mp11::mp_at_c<boost::mp11::mp_list<A...>, I>;
+};
+template <class Call, std::size_t I>
+using argument_t = typename argument<Call, I>::type;
 
 // The callee of cassette::self(...): resolved to the traced function being run.
 struct self_t {

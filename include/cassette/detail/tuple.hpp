@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: BSL-1.0
-// A flat tuple for the evaluator: aggregate initialisation fixes left-to-right evaluation
-// of the elements, and references stay references (arguments bind without copies).
+// A flat tuple: aggregate initialisation fixes left-to-right evaluation of the elements,
+// references stay references (arguments bind without copies), and element I is reached by a
+// cast to its base, leaf<I, T>, with no function to instantiate per tuple type (the evaluator
+// reaches a call node's arguments that way). It is a Boost.Hana sequence too, for passes
+// (boost::hana::at_c, boost::hana::unpack).
 #pragma once
 
 #include <cassette/detail/config.hpp>
+
+#include <boost/hana/fwd/at.hpp>
+#include <boost/hana/fwd/core/tag_of.hpp>
+#include <boost/hana/fwd/drop_front.hpp>
+#include <boost/hana/fwd/is_empty.hpp>
+#include <boost/hana/fwd/unpack.hpp>
+#include <boost/hana/integral_constant.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -15,11 +27,15 @@ struct leaf {
     T value;
 };
 
+struct tuple_tag {};
+
 template <class Indices, class... T>
 struct tuple_impl;
 
 template <std::size_t... I, class... T>
-struct tuple_impl<std::index_sequence<I...>, T...> : leaf<I, T>... {};
+struct tuple_impl<std::index_sequence<I...>, T...> : leaf<I, T>... {
+    using hana_tag = tuple_tag;
+};
 
 template <class... T>
 using tuple = tuple_impl<std::index_sequence_for<T...>, T...>;
@@ -33,4 +49,54 @@ CASSETTE_INLINE constexpr T& get(leaf<I, T>& l) noexcept {
     return l.value;
 }
 
+template <std::size_t... I, class... T, class F>
+constexpr decltype(auto) unpack(tuple_impl<std::index_sequence<I...>, T...> const& t, F&& f) {
+    return static_cast<F&&>(f)(detail::get<I>(t)...);
+}
+
+// What boost::hana::drop_front(t, N) gives: the elements from the N-th on, if any.
+template <std::size_t N, std::size_t... I, class... T>
+constexpr auto drop_front(tuple_impl<std::index_sequence<I...>, T...> const& t) {
+    constexpr std::size_t first = N < sizeof...(T) ? N : sizeof...(T);
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return tuple<boost::mp11::mp_at_c<boost::mp11::mp_list<T...>, first + K>...>{{detail::get<first + K>(t)}...};
+    }(std::make_index_sequence<sizeof...(T) - first>{});
+}
+
 }  // namespace cassette::detail
+
+namespace boost::hana {
+
+template <>
+struct at_impl<cassette::detail::tuple_tag> {
+    template <class Xs, class N>
+    static constexpr decltype(auto) apply(Xs const& xs, N const&) {
+        return cassette::detail::get<N::value>(xs);
+    }
+};
+
+template <>
+struct drop_front_impl<cassette::detail::tuple_tag> {
+    template <class Xs, class N>
+    static constexpr auto apply(Xs const& xs, N const&) {
+        return cassette::detail::drop_front<N::value>(xs);
+    }
+};
+
+template <>
+struct is_empty_impl<cassette::detail::tuple_tag> {
+    template <std::size_t... I, class... T>
+    static constexpr auto apply(cassette::detail::tuple_impl<std::index_sequence<I...>, T...> const&) {
+        return hana::bool_c<sizeof...(T) == 0>;
+    }
+};
+
+template <>
+struct unpack_impl<cassette::detail::tuple_tag> {
+    template <class Xs, class F>
+    static constexpr decltype(auto) apply(Xs const& xs, F&& f) {
+        return cassette::detail::unpack(xs, static_cast<F&&>(f));
+    }
+};
+
+}  // namespace boost::hana
