@@ -28,24 +28,36 @@ inline constexpr bool always_false = false;
 
 namespace cassette::ir {
 
-// An operand as a node: symbolic values stay as they are, plain values become constants, and
-// a string literal the pointer to its characters (arrays cannot be held by value).
+// The node an operand becomes: a symbolic value itself, a plain value a constant, and a
+// string literal the pointer to its characters (arrays cannot be held by value). A class, not
+// the type of as_node's result, so that naming it instantiates no function.
 template <class X>
-constexpr auto as_node(X const& x) {
-    if constexpr (expression<X>) {
-        return x;
-    } else if constexpr (std::is_array_v<X>) {
-        static_assert(std::is_same_v<std::remove_extent_t<X>, char>,
-                      "cassette: a built-in array cannot be a constant in a body (constants are held by "
-                      "value); use a std::array.");
-        return constant<char const*>{x};
-    } else {
-        return constant<X>{x};
-    }
-}
+struct node_type {
+    using type = constant<X>;
+};
+template <expression X>
+struct node_type<X> {
+    using type = X;
+};
+template <class T, std::size_t N>
+struct node_type<T[N]> {
+    static_assert(std::is_same_v<T, char>,
+                  "cassette: a built-in array cannot be a constant in a body (constants are held by "
+                  "value); use a std::array.");
+    using type = constant<char const*>;
+};
+template <class X>
+using node_t = typename node_type<std::remove_cv_t<X>>::type;
 
+// An operand as a node: a symbolic value by reference (a node is copied once, into its
+// parent, which matters to the compiler's constant evaluation of a large body).
 template <class X>
-using node_t = decltype(ir::as_node(std::declval<X const&>()));
+constexpr decltype(auto) as_node(X const& x) {
+    if constexpr (expression<X>)
+        return (x);
+    else
+        return node_t<X>{x};
+}
 
 template <class F, class... X>
 constexpr auto make_call(F const& fn, X const&... xs) {
@@ -119,7 +131,7 @@ struct call : symbolic<call<F, Args...>> {
     [[no_unique_address]] F fn;
     detail::tuple<Args...> args;
 
-    constexpr call(F callee, Args... as) : fn(callee), args{{as}...} {}
+    constexpr call(F callee, Args const&... as) : fn(callee), args{{as}...} {}
 };
 
 // The type of a call node's I-th argument.
@@ -149,7 +161,7 @@ struct conditional : symbolic<conditional<Cond, Then, Else>> {
     Cond cond;
     Then then_;
     Else else_;
-    constexpr conditional(Cond c, Then t, Else e) : cond(c), then_(t), else_(e) {}
+    constexpr conditional(Cond const& c, Then const& t, Else const& e) : cond(c), then_(t), else_(e) {}
 };
 
 // cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
@@ -157,7 +169,7 @@ template <class Id, class Value, class Body>
 struct let_in : symbolic<let_in<Id, Value, Body>> {
     Value value;
     Body body;
-    constexpr let_in(Value v, Body b) : value(v), body(b) {}
+    constexpr let_in(Value const& v, Body const& b) : value(v), body(b) {}
 };
 
 // cassette::fold: acc = init; for i in [first, last): acc = body(var<Id, 0> = i, var<Id, 1> = acc).
@@ -167,7 +179,8 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     Last last;
     Init init;
     Body body;
-    constexpr loop(First from, Last to, Init start, Body b) : first(from), last(to), init(start), body(b) {}
+    constexpr loop(First const& from, Last const& to, Init const& start, Body const& b)
+        : first(from), last(to), init(start), body(b) {}
 };
 
 // Whether some node of a tree satisfies Is (a trait with `value`), looking into every child.
