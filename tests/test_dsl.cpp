@@ -4,8 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <boost/hana/drop_front.hpp>
+#include <boost/hana/is_empty.hpp>
+#include <boost/hana/length.hpp>
+
 #include <array>
 #include <cmath>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -167,6 +172,39 @@ TEST_CASE("call(g, ...) records any callable as a primitive", "[dsl]") {
     CHECK(g(1.0) == 3.0);
     constexpr auto h = cassette::function([](auto x) { return cassette::call(&fused, x, x, 1.0); });
     CHECK(h(3.0) == 10.0);
+}
+
+// Calls of up to three arguments are evaluated inside the evaluator's node function, longer
+// ones through a helper: every arity, with its arguments in order and of mixed kinds.
+struct digits {
+    constexpr long operator()(auto const&... d) const {
+        long r = 0;
+        ((r = r * 10 + long(d)), ...);
+        return r;
+    }
+};
+
+TEST_CASE("calls of every arity pass their arguments in order", "[dsl]") {
+    constexpr auto g = cassette::function([](auto x, auto y) {
+        return cassette::call(digits{}) + cassette::call(digits{}, x) + cassette::call(digits{}, x, y) * 10 +
+               cassette::call(digits{}, y, 3, x) * 100 + cassette::call(digits{}, x, y, 3, x * y) * 1000 +
+               cassette::call(digits{}, 5, x, y + 1, 3, x) * 100000;
+    });
+    // With x = 1, y = 2: 0 + 1 + 12 * 10 + 231 * 100 + 1232 * 1000 + 51331 * 100000.
+    CHECK(g(1, 2) == 0 + 1 + 120 + 23100 + 1232000 + 5133100000L);
+}
+
+TEST_CASE("a call node's arguments are a Boost.Hana sequence", "[dsl]") {
+    constexpr auto& b = cassette::function([](auto x) { return cassette::call(std::plus<>{}, x, 2.5) * x; })
+                            .body<1>;
+    constexpr auto& plus = boost::hana::at_c<0>(b.args);
+    STATIC_REQUIRE(boost::hana::at_c<1>(plus.args).value == 2.5);
+    STATIC_REQUIRE(std::is_same_v<ir::argument_t<std::remove_cvref_t<decltype(plus)>, 0>, ir::param<0>>);
+    STATIC_REQUIRE(decltype(boost::hana::length(plus.args))::value == 2);
+    STATIC_REQUIRE(!decltype(boost::hana::is_empty(plus.args))::value);
+    STATIC_REQUIRE(boost::hana::at_c<0>(boost::hana::drop_front(plus.args)).value == 2.5);
+    STATIC_REQUIRE(decltype(boost::hana::is_empty(boost::hana::drop_front(plus.args, boost::hana::size_c<2>)))::value);
+    STATIC_REQUIRE(boost::hana::unpack(plus.args, [](auto const&... a) { return sizeof...(a); }) == 2);
 }
 
 TEST_CASE("higher-order parameters are called through their bound callable", "[dsl]") {
