@@ -248,9 +248,6 @@ template <class Node, class Fr, ir::node_kind = ir::kind_of<Node>>
 struct eval_result;
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
-// A call node's result type and the types of its arguments' values.
-template <class Node, class Fr>
-struct call_result;
 
 // The base of a call node's I-th argument in its tuple.
 template <std::size_t I, class Call>
@@ -340,7 +337,7 @@ struct engine {
         } else if constexpr (kind == ir::node_kind::call) {
             // Arguments left to right (a braced list), each reached by a cast (detail/tuple.hpp).
             decltype(auto) g = engine::callee(n.fn, fr);
-            using values_type = typename call_result<N, Fr>::values_type;
+            using values_type = typename eval_result<N, Fr>::values_type;
             if constexpr (ir::arity<N> == 0) {
                 return engine::hooked(fr.ref, g);
             } else if constexpr (ir::arity<N> == 1) {
@@ -500,8 +497,11 @@ struct engine {
 // level of template instantiation (plus its evaluator's): a deep body stays within the limit.
 // The other type computations here are consteval functions named in decltype: never
 // compiled as code.
+// A call's result and its arguments' value types: a partial specialisation on the call's
+// type, so that a node's result type costs one level of instantiation (a deep chain's
+// result stays within the compilers' depth limits).
 template <class F, class... Args, class Fr>
-struct call_result<ir::call<F, Args...>, Fr> {
+struct eval_result<ir::call<F, Args...>, Fr, ir::node_kind::call> {
     using callee_type = std::remove_cvref_t<decltype(engine::callee(std::declval<F const&>(), std::declval<Fr const&>()))>;
     using ref_type = std::remove_cvref_t<decltype(std::declval<Fr const&>().ref)>;
     using result = typename dispatch_result<ref_type, callee_type, eval_t<Args, Fr>...>::type;
@@ -512,7 +512,7 @@ struct call_result<ir::call<F, Args...>, Fr> {
     using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
 };
 template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::call> : call_result<std::remove_cv_t<Node>, Fr> {};
+struct eval_result<Node const, Fr, ir::node_kind::call> : eval_result<Node, Fr, ir::node_kind::call> {};
 template <class Node, class Fr>
 struct eval_result<Node, Fr, ir::node_kind::param> {
     using type = decltype(engine::eval_leaf(std::declval<Node const&>(), std::declval<Fr const&>()));
