@@ -404,7 +404,7 @@ struct engine {
     CASSETTE_INLINE static constexpr auto eval_call(ir::call<F, Args...> const& n, Fr const& fr, std::index_sequence<I...>) ->
         typename eval_result<ir::call<F, Args...>, Fr>::type {
         decltype(auto) g = engine::callee(n.fn, fr);
-        detail::tuple<typename eval_result<Args, Fr>::type...> const values{{engine::eval(detail::get<I>(n.args), fr)}...};
+        typename eval_result<ir::call<F, Args...>, Fr>::values_type const values{{engine::eval(detail::get<I>(n.args), fr)}...};
         return engine::hooked(fr.ref, g, detail::get<I>(values)...);
     }
 

@@ -9,7 +9,6 @@
 #include <cassette/detail/config.hpp>
 
 #include <boost/hana/fwd/at.hpp>
-#include <boost/hana/fwd/core/tag_of.hpp>
 #include <boost/hana/fwd/drop_front.hpp>
 #include <boost/hana/fwd/is_empty.hpp>
 #include <boost/hana/fwd/unpack.hpp>
@@ -47,11 +46,6 @@ CASSETTE_INLINE constexpr T const& get(leaf<I, T> const& l) noexcept {
 template <std::size_t I, class T>
 CASSETTE_INLINE constexpr T& get(leaf<I, T>& l) noexcept {
     return l.value;
-}
-
-template <std::size_t... I, class... T, class F>
-constexpr decltype(auto) unpack(tuple_impl<std::index_sequence<I...>, T...> const& t, F&& f) {
-    return static_cast<F&&>(f)(detail::get<I>(t)...);
 }
 
 // What boost::hana::drop_front(t, N) gives: the elements from the N-th on, if any.
@@ -93,9 +87,9 @@ struct is_empty_impl<cassette::detail::tuple_tag> {
 
 template <>
 struct unpack_impl<cassette::detail::tuple_tag> {
-    template <class Xs, class F>
-    static constexpr decltype(auto) apply(Xs const& xs, F&& f) {
-        return cassette::detail::unpack(xs, static_cast<F&&>(f));
+    template <std::size_t... I, class... T, class F>
+    static constexpr decltype(auto) apply(cassette::detail::tuple_impl<std::index_sequence<I...>, T...> const& xs, F&& f) {
+        return static_cast<F&&>(f)(cassette::detail::get<I>(xs)...);
     }
 };
 
