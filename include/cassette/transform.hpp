@@ -118,13 +118,14 @@ constexpr auto map_children(loop<Id, F, L, I, B> const& n, Fn const& fn) {
 
 namespace detail {
 
-// The recursion of transform goes through as few templates per level as possible (three for
-// a call: transform, rewrite_children, rewrite_call), so a 200-deep body stays well within
-// the compilers' template depth limits.
+// The recursion of transform instantiates two functions per call node (transform and
+// rewrite_call), each named with the node's whole subtree: what a large body's passes cost
+// to compile, and a 200-deep body stays well within the compilers' template depth limits.
+template <class F, class Rule, std::size_t... I, class... A>
+constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                            Rule const& rule);
 template <class Node, class Rule>
 constexpr auto rewrite_children(Node const& n, Rule const& rule);
-template <class F, class... A, class Rule>
-constexpr auto rewrite_children(call<F, A...> const& n, Rule const& rule);
 
 }  // namespace detail
 
@@ -133,37 +134,45 @@ constexpr auto rewrite_children(call<F, A...> const& n, Rule const& rule);
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
-    auto rebuilt = detail::rewrite_children(e, rule);
+    if constexpr (kind_of<Expr> == node_kind::call) {
+        return detail::rewrite_call(e.fn, e.args, rule);
+    } else {
+        auto const rebuilt = detail::rewrite_children(e, rule);
+        if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
+            return ir::as_node(rule(rebuilt));
+        else
+            return rebuilt;
+    }
+}
+
+namespace detail {
+
+template <class F, class Rule>
+constexpr decltype(auto) rewrite_callee(F const& fn, Rule const& rule) {
+    if constexpr (expression<F>)
+        return ir::transform(fn, rule);
+    else
+        return (fn);
+}
+
+// The call rebuilt from its rewritten callee and arguments (a braced list rewrites them left
+// to right, each argument reached by a cast to its base in the tuple), then the rule.
+template <class F, class Rule, std::size_t... I, class... A>
+constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                            Rule const& rule) {
+    using callee = std::remove_cvref_t<decltype(detail::rewrite_callee(fn, rule))>;
+    call<callee, decltype(ir::transform(std::declval<A const&>(), rule))...> const rebuilt{
+        detail::rewrite_callee(fn, rule),
+        ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)...};
     if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
         return ir::as_node(rule(rebuilt));
     else
         return rebuilt;
 }
 
-namespace detail {
-
-template <class F, class... A, class Rule, std::size_t... I>
-constexpr auto rewrite_call(call<F, A...> const& n, Rule const& rule, std::index_sequence<I...>) {
-    auto callee = [&] {
-        if constexpr (expression<F>)
-            return ir::transform(n.fn, rule);
-        else
-            return n.fn;
-    }();
-    // A braced list rewrites the arguments left to right.
-    boost::hana::basic_tuple<decltype(ir::transform(boost::hana::at_c<I>(n.args), rule))...> const args{
-        ir::transform(boost::hana::at_c<I>(n.args), rule)...};
-    return ir::make_call(callee, boost::hana::at_c<I>(args)...);
-}
-
 template <class Node, class Rule>
 constexpr auto rewrite_children(Node const& n, Rule const& rule) {
     return ir::map_children(n, [&](auto const& child) { return ir::transform(child, rule); });
-}
-
-template <class F, class... A, class Rule>
-constexpr auto rewrite_children(call<F, A...> const& n, Rule const& rule) {
-    return detail::rewrite_call(n, rule, std::index_sequence_for<A...>{});
 }
 
 }  // namespace detail
