@@ -3,12 +3,17 @@
 // `static constexpr auto pass = ...;`.
 #pragma once
 
+#include <cassette/detail/type_name.hpp>
 #include <cassette/function.hpp>
 #include <cassette/transform.hpp>
 
 #include <boost/hana/at.hpp>
 #include <boost/hana/unpack.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -137,28 +142,16 @@ inline constexpr bool is_pure = cassette::primitive<F> || std::is_same_v<F, ir::
 
 namespace detail {
 
-template <class... T>
-struct type_list {};
-
-template <class... L>
-struct concat {
-    using type = type_list<>;
-};
-template <class... A>
-struct concat<type_list<A...>> {
-    using type = type_list<A...>;
-};
-template <class... A, class... B, class... Rest>
-struct concat<type_list<A...>, type_list<B...>, Rest...> : concat<type_list<A..., B...>, Rest...> {};
-
 // The call nodes of a region (a body outside any special form), in evaluation order.
 template <class N>
 struct region_calls {
-    using type = type_list<>;
+    using type = boost::mp11::mp_list<>;
 };
 template <class F, class... A>
-struct region_calls<ir::call<F, A...>>
-    : concat<typename region_calls<F>::type, typename region_calls<A>::type..., type_list<ir::call<F, A...>>> {};
+struct region_calls<ir::call<F, A...>> {
+    using type = boost::mp11::mp_append<typename region_calls<F>::type, typename region_calls<A>::type...,
+                                        boost::mp11::mp_list<ir::call<F, A...>>>;
+};
 
 template <class N>
 inline constexpr bool pure_tree = true;
@@ -199,49 +192,98 @@ inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_
 
 inline constexpr std::size_t none = std::size_t(-1);
 
-template <class S, class... T>
-inline constexpr std::size_t occurrences = (std::size_t(std::is_same_v<S, T>) + ... + 0);
+// Indices ordered by decreasing size, then increasing index. A class, not a lambda, for the
+// same reason as use_of: std::sort's functions are named with it.
+struct larger_first {
+    std::size_t const* size;
+    constexpr bool operator()(std::size_t a, std::size_t b) const { return size[a] != size[b] ? size[a] > size[b] : a < b; }
+};
 
-// The largest pure call type that occurs at least twice in the region, or none.
+// The first occurrence of the largest pure call type that occurs at least twice in the
+// region, or none. Types are compared by identity (cassette::detail::type_key's address) in
+// one constant evaluation: comparing them as types would instantiate a trait for every pair.
+// Same-typed calls have the same size, so only calls of one size are compared, largest first.
 template <class... T>
-constexpr std::size_t best_candidate(type_list<T...>) {
-    if constexpr (sizeof...(T) == 0) {
+constexpr std::size_t best_candidate(boost::mp11::mp_list<T...>) {
+    constexpr std::size_t n = sizeof...(T);
+    if constexpr (n == 0) {
         return none;
     } else {
-        constexpr std::size_t count[] = {occurrences<T, T...>...};
+        constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         constexpr std::size_t size[] = {node_count<T>...};
         constexpr bool pure[] = {pure_tree<T>...};
-        std::size_t best = none;
-        for (std::size_t i = 0; i != sizeof...(T); ++i)
-            if (count[i] >= 2 && pure[i] && (best == none || size[i] > size[best])) best = i;
-        return best;
+        std::array<std::size_t, n> order{};
+        for (std::size_t i = 0; i != n; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), larger_first{size});
+        for (std::size_t first = 0, last = 0; first != n; first = last) {
+            while (last != n && size[order[last]] == size[order[first]]) ++last;
+            for (std::size_t p = first; p != last; ++p) {
+                if (!pure[order[p]]) continue;
+                for (std::size_t q = p + 1; q != last; ++q)
+                    if (key[order[q]] == key[order[p]]) return order[p];
+            }
+        }
+        return none;
     }
 }
 
-template <std::size_t I, class... T>
-constexpr auto type_at(type_list<T...>) -> std::tuple_element_t<I, std::tuple<T...>>;
+// A constant of its own, so that it is computed once per region type, not again (counting
+// against the compiler's constant-evaluation step limit) in every evaluation that uses it.
+template <class Calls>
+inline constexpr std::size_t best_candidate_in = detail::best_candidate(Calls{});
 
-// Calls fn on each occurrence of S in the region, in evaluation order.
-template <class S, class N, class Fn>
-constexpr void visit_region(N const& n, Fn const& fn) {
-    if constexpr (std::is_same_v<N, S>) {
-        fn(n);
-    } else if constexpr (ir::is_call<N>) {
-        if constexpr (ir::expression<decltype(n.fn)>) detail::visit_region<S>(n.fn, fn);
-        boost::hana::unpack(n.args, [&](auto const&... args) { (detail::visit_region<S>(args, fn), ...); });
-    }
-}
+// The region with each occurrence s of S replaced by fn(s), in evaluation order. A call
+// smaller than S holds none (unless its callee is an expression), and is kept as it is.
+template <class S, class F, class Fn, std::size_t... I, class... A>
+constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                               Fn const& fn);
 
-// The region with each occurrence s of S replaced by fn(s).
 template <class S, class N, class Fn>
 constexpr auto replace_in_region(N const& n, Fn const& fn) {
-    if constexpr (std::is_same_v<N, S>)
+    if constexpr (std::is_same_v<N, S>) {
         return fn(n);
-    else if constexpr (ir::is_call<N>)
-        return ir::map_children(n, [&](auto const& child) { return detail::replace_in_region<S>(child, fn); });
-    else
+    } else if constexpr (ir::is_call<N>) {
+        if constexpr (ir::expression<decltype(n.fn)> || node_count<N> > node_count<S>)
+            return detail::replace_in_call<S>(n.fn, n.args, fn);
+        else
+            return n;
+    } else {
         return n;
+    }
 }
+
+template <class S, class F, class Fn, std::size_t... I, class... A>
+constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                               Fn const& fn) {
+    // A braced list replaces left to right: the callee, then the arguments.
+    if constexpr (ir::expression<F>) {
+        using callee_type = decltype(detail::replace_in_region<S>(callee, fn));
+        return ir::call<callee_type, decltype(detail::replace_in_region<S>(std::declval<A const&>(), fn))...>{
+            detail::replace_in_region<S>(callee, fn),
+            detail::replace_in_region<S>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, fn)...};
+    } else {
+        return ir::call<F, decltype(detail::replace_in_region<S>(std::declval<A const&>(), fn))...>{
+            callee, detail::replace_in_region<S>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, fn)...};
+    }
+}
+
+// What an occurrence s of S becomes: the variable bound to the first occurrence, which it
+// records. A class rather than a lambda in cse_region: the functions replace_in_region
+// instantiates are named with it, and a lambda's type names the whole region (GCC builds every
+// such name: cubic in the body's size).
+template <class S>
+struct use_of {
+    S const*& first;
+
+    constexpr auto operator()(S const& s) const {
+        using t = ir::var<cse_variable<S>, 0>;
+        if (first == nullptr) first = &s;
+        if constexpr (has_constant<S>)
+            return ir::conditional<ir::constant<bool>, t, S>{ir::constant<bool>(ir::equal(s, *first)), t{}, s};
+        else
+            return t{};
+    }
+};
 
 // Binds the largest repeated subtree once at the region's root, then the next, and so on.
 // Same-typed subtrees are the same expression unless their constants differ: such an
@@ -249,22 +291,13 @@ constexpr auto replace_in_region(N const& n, Fn const& fn) {
 template <class R>
 constexpr auto cse_region(R const& region) {
     using calls = typename region_calls<R>::type;
-    constexpr std::size_t k = detail::best_candidate(calls{});
+    constexpr std::size_t k = best_candidate_in<calls>;
     if constexpr (k == none) {
         return region;
     } else {
-        using S = decltype(detail::type_at<k>(calls{}));
-        using t = ir::var<cse_variable<S>, 0>;
+        using S = boost::mp11::mp_at_c<calls, k>;
         S const* first = nullptr;
-        detail::visit_region<S>(region, [&](S const& s) {
-            if (first == nullptr) first = &s;
-        });
-        auto const uses = detail::replace_in_region<S>(region, [&](S const& s) {
-            if constexpr (has_constant<S>)
-                return ir::conditional<ir::constant<bool>, t, S>{ir::constant<bool>(ir::equal(s, *first)), t{}, s};
-            else
-                return t{};
-        });
+        auto const uses = detail::replace_in_region<S>(region, use_of<S>{first});
         auto const rest = detail::cse_region(uses);
         return ir::let_in<cse_variable<S>, S, std::remove_const_t<decltype(rest)>>{*first, rest};
     }
