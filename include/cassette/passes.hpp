@@ -11,6 +11,7 @@
 #include <boost/hana/unpack.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
+#include <boost/mp11/set.hpp>
 
 #include <algorithm>
 #include <array>
@@ -192,59 +193,120 @@ inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_
 
 inline constexpr std::size_t none = std::size_t(-1);
 
-// Indices ordered by decreasing size, then increasing index. A class, not a lambda, for the
-// same reason as use_of: std::sort's functions are named with it.
+// The calls of a node's subtree, callee expressions included: its span in region_calls.
+template <class N>
+inline constexpr std::size_t call_count = 0;
+template <class F, class... A>
+inline constexpr std::size_t call_count<ir::call<F, A...>> = 1 + call_count<F> + (call_count<A> + ... + 0);
+
+// Indices ordered by decreasing size, then increasing index. A class, not a lambda: the
+// functions std::sort instantiates are named with it, and a lambda's type would name the region.
 struct larger_first {
     std::size_t const* size;
     constexpr bool operator()(std::size_t a, std::size_t b) const { return size[a] != size[b] ? size[a] > size[b] : a < b; }
 };
 
-// The first occurrence of the largest pure call type that occurs at least twice in the
-// region, or none. Types are compared by identity (cassette::detail::type_key's address) in
-// one constant evaluation: comparing them as types would instantiate a trait for every pair.
-// Same-typed calls have the same size, so only calls of one size are compared, largest first.
+template <std::size_t N>
+struct bindings {
+    std::array<std::size_t, N> index{};  // into the region's calls: each binding's first occurrence
+    std::size_t count = 0;
+};
+
+// The subtrees CSE binds, in the order it binds them: the largest pure call type that occurs
+// at least twice in the region, then the largest that still does once its occurrences are
+// gone, and so on (ties: the first to occur). Types are compared by identity
+// (cassette::detail::type_key's address), only among calls of the same size, in one constant
+// evaluation: comparing them as types would instantiate a trait for every pair.
 template <class... T>
-constexpr std::size_t best_candidate(boost::mp11::mp_list<T...>) {
+constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
-    if constexpr (n == 0) {
-        return none;
-    } else {
+    bindings<n> chosen;
+    if constexpr (n != 0) {
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         constexpr std::size_t size[] = {node_count<T>...};
+        constexpr std::size_t calls[] = {call_count<T>...};
         constexpr bool pure[] = {pure_tree<T>...};
         std::array<std::size_t, n> order{};
         for (std::size_t i = 0; i != n; ++i) order[i] = i;
         std::sort(order.begin(), order.end(), larger_first{size});
+        std::array<bool, n> present{};  // not inside an occurrence already bound
+        present.fill(true);
+        // Same-typed calls have the same size, and binding a type removes only smaller calls.
         for (std::size_t first = 0, last = 0; first != n; first = last) {
             while (last != n && size[order[last]] == size[order[first]]) ++last;
             for (std::size_t p = first; p != last; ++p) {
-                if (!pure[order[p]]) continue;
-                for (std::size_t q = p + 1; q != last; ++q)
-                    if (key[order[q]] == key[order[p]]) return order[p];
+                std::size_t const i = order[p];
+                if (!present[i] || !pure[i]) continue;
+                bool repeated = false;
+                for (std::size_t q = p + 1; q != last && !repeated; ++q)
+                    repeated = present[order[q]] && key[order[q]] == key[i];
+                if (!repeated) continue;
+                chosen.index[chosen.count++] = i;
+                for (std::size_t q = p; q != last; ++q) {
+                    std::size_t const j = order[q];
+                    if (present[j] && key[j] == key[i])
+                        for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) present[k] = false;
+                }
             }
         }
-        return none;
     }
+    return chosen;
 }
 
-// A constant of its own, so that it is computed once per region type, not again (counting
-// against the compiler's constant-evaluation step limit) in every evaluation that uses it.
+// A constant of its own, computed once per region type (and not again inside the pass, where
+// Clang would count it against its constant-evaluation step limit).
 template <class Calls>
-inline constexpr std::size_t best_candidate_in = detail::best_candidate(Calls{});
+inline constexpr auto bindings_in = detail::choose_bindings(Calls{});
 
-// The region with each occurrence s of S replaced by fn(s), in evaluation order. A call
-// smaller than S holds none (unless its callee is an expression), and is kept as it is.
-template <class S, class F, class Fn, std::size_t... I, class... A>
+template <class Calls>
+struct bound_types {
+    template <class K>
+    using at = boost::mp11::mp_at_c<Calls, bindings_in<Calls>.index[K::value]>;
+    using type = boost::mp11::mp_transform<at, boost::mp11::mp_iota_c<bindings_in<Calls>.count>>;
+};
+
+// The size of the smallest type in a list.
+template <class List>
+inline constexpr std::size_t smallest = 0;
+template <class... S>
+inline constexpr std::size_t smallest<boost::mp11::mp_list<S...>> = std::min({node_count<S>...});
+
+// What an occurrence s of a bound type S becomes: the variable bound to S's first occurrence,
+// which it records. A class rather than a lambda in cse_region, whose type would name the
+// whole region in every function the walk instantiates.
+template <class Bound>
+struct uses_of;
+template <class... S>
+struct uses_of<boost::mp11::mp_list<S...>> {
+    cassette::detail::tuple<S const*...>& first;
+
+    template <class N>
+    constexpr auto operator()(N const& s) const {
+        constexpr std::size_t k = boost::mp11::mp_find<boost::mp11::mp_list<S...>, N>::value;
+        N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
+        if (f == nullptr) f = &s;
+        using t = ir::var<cse_variable<N>, 0>;
+        if constexpr (has_constant<N>)
+            return ir::conditional<ir::constant<bool>, t, N>{ir::constant<bool>(ir::equal(s, *f)), t{}, s};
+        else
+            return t{};
+    }
+};
+
+// The region with each occurrence of a bound type replaced by its use, in evaluation order;
+// outermost first, so that what lies inside a replaced occurrence is gone with it. A call
+// smaller than every bound type holds none (unless its callee is an expression).
+template <class Bound, class F, class Use, std::size_t... I, class... A>
 constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                               Fn const& fn);
+                               Use const& use);
 
-template <class S, class N, class Fn>
-constexpr auto replace_in_region(N const& n, Fn const& fn) {
-    if constexpr (std::is_same_v<N, S>) {
-        return fn(n);
+template <class Bound, class N, class Use>
+constexpr auto replace_in_region(N const& n, Use const& use) {
+    if constexpr (boost::mp11::mp_set_contains<Bound, N>::value) {
+        return use(n);
     } else if constexpr (ir::is_call<N>) {
-        if constexpr (ir::expression<decltype(n.fn)> || node_count<N> > node_count<S>)
-            return detail::replace_in_call<S>(n.fn, n.args, fn);
+        if constexpr (ir::expression<decltype(n.fn)> || node_count<N> > smallest<Bound>)
+            return detail::replace_in_call<Bound>(n.fn, n.args, use);
         else
             return n;
     } else {
@@ -252,55 +314,49 @@ constexpr auto replace_in_region(N const& n, Fn const& fn) {
     }
 }
 
-template <class S, class F, class Fn, std::size_t... I, class... A>
+template <class Bound, class F, class Use, std::size_t... I, class... A>
 constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                               Fn const& fn) {
+                               Use const& use) {
     // A braced list replaces left to right: the callee, then the arguments.
     if constexpr (ir::expression<F>) {
-        using callee_type = decltype(detail::replace_in_region<S>(callee, fn));
-        return ir::call<callee_type, decltype(detail::replace_in_region<S>(std::declval<A const&>(), fn))...>{
-            detail::replace_in_region<S>(callee, fn),
-            detail::replace_in_region<S>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, fn)...};
+        using callee_type = decltype(detail::replace_in_region<Bound>(callee, use));
+        return ir::call<callee_type, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
+            detail::replace_in_region<Bound>(callee, use),
+            detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
     } else {
-        return ir::call<F, decltype(detail::replace_in_region<S>(std::declval<A const&>(), fn))...>{
-            callee, detail::replace_in_region<S>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, fn)...};
+        return ir::call<F, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
+            callee, detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
     }
 }
 
-// What an occurrence s of S becomes: the variable bound to the first occurrence, which it
-// records. A class rather than a lambda in cse_region: the functions replace_in_region
-// instantiates are named with it, and a lambda's type names the whole region (GCC builds every
-// such name: cubic in the body's size).
+// `let S = first occurrence in body`, as a binary operator so that a fold expression nests the
+// lets without nesting calls.
 template <class S>
-struct use_of {
-    S const*& first;
-
-    constexpr auto operator()(S const& s) const {
-        using t = ir::var<cse_variable<S>, 0>;
-        if (first == nullptr) first = &s;
-        if constexpr (has_constant<S>)
-            return ir::conditional<ir::constant<bool>, t, S>{ir::constant<bool>(ir::equal(s, *first)), t{}, s};
-        else
-            return t{};
-    }
+struct binding {
+    S const& value;
 };
+template <class S, class Body>
+constexpr auto operator->*(binding<S> b, Body const& body) {
+    return ir::let_in<cse_variable<S>, S, Body>{b.value, body};
+}
 
-// Binds the largest repeated subtree once at the region's root, then the next, and so on.
+// Binds each repeated subtree (choose_bindings) once at the region's root, in one walk.
 // Same-typed subtrees are the same expression unless their constants differ: such an
 // occurrence keeps its own expression behind a decided if_ on the values' equality.
-template <class R>
-constexpr auto cse_region(R const& region) {
-    using calls = typename region_calls<R>::type;
-    constexpr std::size_t k = best_candidate_in<calls>;
-    if constexpr (k == none) {
+template <class R, class... S>
+constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>) {
+    if constexpr (sizeof...(S) == 0) {
         return region;
     } else {
-        using S = boost::mp11::mp_at_c<calls, k>;
-        S const* first = nullptr;
-        auto const uses = detail::replace_in_region<S>(region, use_of<S>{first});
-        auto const rest = detail::cse_region(uses);
-        return ir::let_in<cse_variable<S>, S, std::remove_const_t<decltype(rest)>>{*first, rest};
+        cassette::detail::tuple<S const*...> first{};
+        auto const uses = detail::replace_in_region<boost::mp11::mp_list<S...>>(region, uses_of<boost::mp11::mp_list<S...>>{first});
+        return (binding<S>{*static_cast<cassette::detail::leaf<boost::mp11::mp_find<boost::mp11::mp_list<S...>, S>::value, S const*> const&>(first).value} ->* ... ->* uses);
     }
+}
+
+template <class R>
+constexpr auto cse_region(R const& region) {
+    return detail::bind_region(region, typename bound_types<typename region_calls<R>::type>::type{});
 }
 
 }  // namespace detail
