@@ -16,6 +16,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -199,6 +202,32 @@ inline constexpr std::size_t call_count = 0;
 template <class F, class... A>
 inline constexpr std::size_t call_count<ir::call<F, A...>> = 1 + call_count<F> + (call_count<A> + ... + 0);
 
+// A hash of a type's structure, so that calls are compared as types only when their hashes
+// agree: GCC cannot compare the addresses of two different objects in a constant expression
+// under -fno-delete-null-pointer-checks (as -fsanitize=undefined sets it), so type_key's
+// addresses are compared only where the types are, all but certainly, the same.
+constexpr std::uint64_t combine(std::initializer_list<std::uint64_t> parts) {
+    std::uint64_t h = 0xcbf29ce484222325u;  // FNV-1a over the parts' bytes
+    for (std::uint64_t part : parts)
+        for (int byte = 0; byte != 8; ++byte) h = (h ^ ((part >> (8 * byte)) & 0xffu)) * 0x100000001b3u;
+    return h;
+}
+constexpr std::uint64_t hash_text(std::string_view text) {
+    std::uint64_t h = 0xcbf29ce484222325u;
+    for (char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3u;
+    return h;
+}
+template <class T>
+inline constexpr std::uint64_t type_hash = detail::hash_text(cassette::detail::type_name<T>());
+template <std::size_t I>
+inline constexpr std::uint64_t type_hash<ir::param<I>> = detail::combine({1, I});
+template <class Id, std::size_t K>
+inline constexpr std::uint64_t type_hash<ir::var<Id, K>> = detail::combine({2, type_hash<Id>, K});
+template <class S>
+inline constexpr std::uint64_t type_hash<cse_variable<S>> = detail::combine({3, type_hash<S>});
+template <class F, class... A>
+inline constexpr std::uint64_t type_hash<ir::call<F, A...>> = detail::combine({4, type_hash<F>, type_hash<A>...});
+
 // Indices ordered by decreasing size, then increasing index. A class, not a lambda: the
 // functions std::sort instantiates are named with it, and a lambda's type would name the region.
 struct larger_first {
@@ -214,15 +243,17 @@ struct bindings {
 
 // The subtrees CSE binds, in the order it binds them: the largest pure call type that occurs
 // at least twice in the region, then the largest that still does once its occurrences are
-// gone, and so on (ties: the first to occur). Types are compared by identity
-// (cassette::detail::type_key's address), only among calls of the same size, in one constant
+// gone, and so on (ties: the first to occur). Types are compared by their hash, then
+// their identity (type_key's address), only among calls of the same size, in one constant
 // evaluation: comparing them as types would instantiate a trait for every pair.
 template <class... T>
 constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
     bindings<n> chosen;
     if constexpr (n != 0) {
+        constexpr std::uint64_t hash[] = {type_hash<T>...};
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
+        auto const same = [&](std::size_t i, std::size_t j) { return hash[i] == hash[j] && key[i] == key[j]; };
         constexpr std::size_t size[] = {node_count<T>...};
         constexpr std::size_t calls[] = {call_count<T>...};
         constexpr bool pure[] = {pure_tree<T>...};
@@ -239,12 +270,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
                 if (!present[i] || !pure[i]) continue;
                 bool repeated = false;
                 for (std::size_t q = p + 1; q != last && !repeated; ++q)
-                    repeated = present[order[q]] && key[order[q]] == key[i];
+                    repeated = present[order[q]] && same(order[q], i);
                 if (!repeated) continue;
                 chosen.index[chosen.count++] = i;
                 for (std::size_t q = p; q != last; ++q) {
                     std::size_t const j = order[q];
-                    if (present[j] && key[j] == key[i])
+                    if (present[j] && same(j, i))
                         for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) present[k] = false;
                 }
             }
