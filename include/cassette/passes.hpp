@@ -194,8 +194,6 @@ inline constexpr bool has_constant = ir::is_constant<N>;
 template <class F, class... A>
 inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_constant<A> || ...);
 
-inline constexpr std::size_t none = std::size_t(-1);
-
 // The calls of a node's subtree, callee expressions included: its span in region_calls.
 template <class N>
 inline constexpr std::size_t call_count = 0;
@@ -289,6 +287,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
 template <class Calls>
 inline constexpr auto bindings_in = detail::choose_bindings(Calls{});
 
+// The types choose_bindings picked, in the order they are bound.
 template <class Calls>
 struct bound_types {
     template <class K>
@@ -345,19 +344,22 @@ constexpr auto replace_in_region(N const& n, Use const& use) {
     }
 }
 
+template <class Bound, class F, class Use>
+constexpr decltype(auto) replace_in_callee(F const& callee, Use const& use) {
+    if constexpr (ir::expression<F>)
+        return detail::replace_in_region<Bound>(callee, use);
+    else
+        return (callee);
+}
+
 template <class Bound, class F, class Use, std::size_t... I, class... A>
 constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
                                Use const& use) {
     // A braced list replaces left to right: the callee, then the arguments.
-    if constexpr (ir::expression<F>) {
-        using callee_type = decltype(detail::replace_in_region<Bound>(callee, use));
-        return ir::call<callee_type, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
-            detail::replace_in_region<Bound>(callee, use),
-            detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
-    } else {
-        return ir::call<F, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
-            callee, detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
-    }
+    using callee_type = std::remove_cvref_t<decltype(detail::replace_in_callee<Bound>(callee, use))>;
+    return ir::call<callee_type, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
+        detail::replace_in_callee<Bound>(callee, use),
+        detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
 }
 
 // `let S = first occurrence in body`, as a binary operator so that a fold expression nests the
