@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
