@@ -4,12 +4,12 @@
 # error, a command that reproduces it, then a summary; exits nonzero if there was any.
 #
 #   scripts/fuzz.sh --seed S [--count N | --only K] [--compiler g++|clang++-16] [--opt -O2]
-#                   [--batch B] [--jobs J] [--build-dir DIR]
+#                   [--batch B] [--jobs J] [--build-dir DIR] [--define NAME=VALUE]
 # $PYTHON, if set, is the Python 3 that runs the generator.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-seed=1 count=100 only='' compiler=g++ opt=-O2 batch=10 jobs=2 build_dir=''
+seed=1 count=100 only='' compiler=g++ opt=-O2 batch=10 jobs=2 build_dir='' define=''
 usage() { sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while (($#)); do
   case $1 in
@@ -21,6 +21,7 @@ while (($#)); do
     --batch) batch=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
+    --define) define=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -39,6 +40,10 @@ for f in sin cos tan asin acos atan atan2 sinh cosh tanh exp expm1 log log1p cbr
 done
 cxxflags=(-std=c++20 "$opt" -Wall -Wextra -Wpedantic -Werror "${no_folding[@]}" -I"$root/include" -I"$root/tests/fuzz")
 reproduce="scripts/fuzz.sh --seed $seed --compiler $compiler --opt $opt"
+if [[ -n $define ]]; then
+  cxxflags+=("-D$define")
+  reproduce+=" --define $define"
+fi
 
 # unit FIRST COUNT: generates, compiles and runs programs [FIRST, FIRST + COUNT); leaves the
 # compiler's messages and the run's output next to the source.

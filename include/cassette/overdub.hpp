@@ -106,6 +106,7 @@ struct scope {
 
 template <class Ref, class Self, class Args, class Scope>
 struct frame {
+    using ref_type = Ref;
     Ref ref;
     Self const& self;
     Args const& args;
@@ -248,6 +249,21 @@ struct eval_result;
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 
+// Whether a call is evaluated in a function of its own (CASSETTE_OUTLINE_CALLS, config.hpp):
+// where its subtree's count of calls passes a multiple of outline_calls that no argument's
+// reaches, so that each such function holds about outline_calls calls, whatever the shape.
+// Never under null_context: a plain call compiles to the hand-written code at any size (and
+// outlining would not make it compile faster: its cost is in building the body's types).
+template <class N, bool Outlining>
+inline constexpr bool outline_here = false;
+template <class F, class... A>
+inline constexpr bool outline_here<ir::call<F, A...>, true> =
+    ir::call_count<ir::call<F, A...>> >= outline_calls &&
+    ((ir::call_count<ir::call<F, A...>> / outline_calls > ir::call_count<A> / outline_calls) && ...);
+template <class N, class Fr>
+inline constexpr bool outlined =
+    outline_here<N, outline_calls != 0 && !std::is_same_v<typename Fr::ref_type::context_type, null_context>>;
+
 // The base of a call node's I-th argument in its tuple.
 template <std::size_t I, class Call>
 using argument_leaf = leaf<I, ir::argument_t<Call, I>>;
@@ -328,10 +344,13 @@ struct engine {
     // every function a node instantiates, and that work, not the node's, dominates the
     // compilation of a large body (GCC 12, 1,600 calls: 2x faster with a hooked context than
     // through a function per call and one per argument).
-    template <class N, class Fr>
+    // A large body is cut into functions of its own where `outlined` says (Apart: this is one).
+    template <bool Apart = false, class N, class Fr>
     CASSETTE_INLINE static constexpr auto eval(N const& n, Fr const& fr) -> typename eval_result<N, Fr>::type {
         constexpr ir::node_kind kind = ir::kind_of<N>;
-        if constexpr (kind == ir::node_kind::call && ir::arity<N> > 3) {
+        if constexpr (!Apart && outlined<N, Fr>) {
+            return engine::eval_apart(n, fr);
+        } else if constexpr (kind == ir::node_kind::call && ir::arity<N> > 3) {
             return engine::eval_call(n, fr, std::make_index_sequence<ir::arity<N>>{});
         } else if constexpr (kind == ir::node_kind::call) {
             // Arguments left to right (a braced list), each reached by a cast (detail/tuple.hpp),
@@ -366,6 +385,12 @@ struct engine {
             return n.evaluate(fr);  // node kinds defined outside this header (ad::derivative's)
         else
             return engine::eval_assumed(n, fr);
+    }
+
+    // Not forced inline: the compiler optimises it once, as a function of its own.
+    template <class N, class Fr>
+    static constexpr auto eval_apart(N const& n, Fr const& fr) -> typename eval_result<N, Fr>::type {
+        return engine::eval<true>(n, fr);
     }
 
     template <std::size_t I, class Fr>

@@ -193,12 +193,6 @@ inline constexpr bool has_constant = ir::is_constant<N>;
 template <class F, class... A>
 inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_constant<A> || ...);
 
-// The calls of a node's subtree, callee expressions included: its span in region_calls.
-template <class N>
-inline constexpr std::size_t call_count = 0;
-template <class F, class... A>
-inline constexpr std::size_t call_count<ir::call<F, A...>> = 1 + call_count<F> + (call_count<A> + ... + 0);
-
 // A hash of a type's structure, so that calls are compared as types only when their hashes
 // agree: GCC cannot compare the addresses of two different objects in a constant expression
 // under -fno-delete-null-pointer-checks (as -fsanitize=undefined sets it), so type_key's
@@ -252,7 +246,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         auto const same = [&](std::size_t i, std::size_t j) { return hash[i] == hash[j] && key[i] == key[j]; };
         constexpr std::size_t size[] = {node_count<T>...};
-        constexpr std::size_t calls[] = {call_count<T>...};
+        constexpr std::size_t calls[] = {ir::call_count<T>...};  // each one's span in region_calls
         constexpr bool pure[] = {pure_tree<T>...};
         std::array<std::size_t, n> order{};
         for (std::size_t i = 0; i != n; ++i) order[i] = i;

@@ -55,6 +55,14 @@ inline constexpr std::size_t arity<call<F, A...>> = sizeof...(A);
 template <class F, class... A>
 inline constexpr std::size_t arity<call<F, A...> const> = sizeof...(A);
 
+// The calls in a node's subtree, those of callee expressions included.
+template <class T>
+inline constexpr std::size_t call_count = 0;
+template <class F, class... A>
+inline constexpr std::size_t call_count<call<F, A...>> = 1 + call_count<F> + (call_count<A> + ... + 0);
+template <class F, class... A>
+inline constexpr std::size_t call_count<call<F, A...> const> = call_count<call<F, A...>>;
+
 // Node kinds, for passes that match "any node of this kind".
 template <class T>
 inline constexpr bool is_call = kind_of<T> == node_kind::call;

@@ -2,6 +2,7 @@
 // Compiler-specific spellings, in one place; every other header is portable C++20.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 // CASSETTE_INLINE (before a function) and CASSETTE_INLINE_LAMBDA (after a lambda's
@@ -18,6 +19,22 @@
 #define CASSETTE_INLINE_LAMBDA
 #endif
 
+// CASSETTE_OUTLINE_CALLS: a body's calls are evaluated in functions of their own, each holding
+// about this many, rather than all inlined into one function; 0 never outlines. For GCC only,
+// when optimising: its early inliner optimises each forced-inline function with its callees
+// already inlined, so a body's node functions cost the sum of all their subtrees' sizes, the
+// body's size times its depth (GCC 12, the gradient of a random expression of 1,600 calls:
+// 41 s, against 13 s outlined; docs/compile-time.md). Outlining costs the optimiser the sight
+// across functions (a repeated sin(x) in two of them is computed twice), so it is kept to
+// bodies larger than hand-written ones; define it before including Cassette to choose.
+#ifndef CASSETTE_OUTLINE_CALLS
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#define CASSETTE_OUTLINE_CALLS 64
+#else
+#define CASSETTE_OUTLINE_CALLS 0
+#endif
+#endif
+
 // CASSETTE_CONST_FUNCTION (before a function): its result depends on its arguments only, so
 // the optimiser may share repeated calls, hoist them out of loops and drop unused ones. For
 // the calls to libm's functions the static adjoint recomputes: their errno writes otherwise
@@ -29,6 +46,8 @@
 #endif
 
 namespace cassette::detail {
+
+inline constexpr std::size_t outline_calls = CASSETTE_OUTLINE_CALLS;
 
 // Hides from the optimiser how `value` was computed. GCC 12's predictive commoning and Clang
 // 16 carry a loop's x[i + 1] over to the next iteration's x[i]; for values wider than 32 bytes
