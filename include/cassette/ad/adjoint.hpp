@@ -8,7 +8,6 @@
 
 #include <cassette/ad/forward.hpp>
 
-#include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
 #include <cstddef>
@@ -361,7 +360,7 @@ CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, Adjoint co
             auto const values = cassette::detail::tuple<std::remove_cvref_t<decltype(detail::value(boost::hana::at_c<K>(n.args), sf))>...>{
                 {detail::value(boost::hana::at_c<K>(n.args), sf)}...};
             auto const each = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) CASSETTE_INLINE_LAMBDA {
-                using arg = boost::mp11::mp_at_c<boost::mp11::mp_list<A...>, J>;
+                using arg = ir::argument_t<ir::call<G, A...>, J>;
                 if constexpr (active<arg, SF>()) {
                     auto const d = detail::partial<J, G>(cassette::detail::get<K>(values)...);
                     if constexpr (!is_zero<decltype(d)>) detail::sweep(boost::hana::at_c<J>(n.args), a * d, sf);
