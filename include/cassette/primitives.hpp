@@ -33,7 +33,7 @@ struct primitive : primitive_base {
         requires(ir::expression<X> || ...) || requires(X const&... xs) { Derived::apply(xs...); }
     CASSETTE_INLINE constexpr decltype(auto) operator()(X const&... xs) const {
         if constexpr ((ir::expression<X> || ...))
-            return ir::make_call(static_cast<Derived const&>(*this), xs...);
+            return ir::call{static_cast<Derived const&>(*this), xs...};
         else
             return Derived::apply(xs...);
     }
@@ -198,7 +198,7 @@ concept symbolic_operands = expression<A> || expression<B>;
     template <class A, class B>                                  \
         requires symbolic_operands<A, B>                         \
     constexpr auto operator OP(A const& a, B const& b) {         \
-        return ir::make_call(op::NAME, a, b);                    \
+        return ir::call{op::NAME, a, b};                         \
     }
 CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 #undef CASSETTE_DETAIL_BINARY_LIST
@@ -206,23 +206,23 @@ CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 
 template <expression X>
 constexpr auto operator-(X const& x) {
-    return ir::make_call(op::neg, x);
+    return ir::call{op::neg, x};
 }
 template <expression X>
 constexpr auto operator!(X const& x) {
-    return ir::make_call(op::logical_not, x);
+    return ir::call{op::logical_not, x};
 }
 
 #define CASSETTE_DETAIL_ADL1(NAME)         \
     template <expression X>                \
     constexpr auto NAME(X const& x) {      \
-        return op::NAME(x);                \
+        return ir::call{op::NAME, x};      \
     }
 #define CASSETTE_DETAIL_ADL2(NAME)                        \
     template <class A, class B>                           \
         requires symbolic_operands<A, B>                  \
     constexpr auto NAME(A const& a, B const& b) {         \
-        return op::NAME(a, b);                            \
+        return ir::call{op::NAME, a, b};                  \
     }
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_ADL1, CASSETTE_DETAIL_ADL2)
 CASSETTE_DETAIL_ADL2(min)
