@@ -128,7 +128,7 @@ struct constant : symbolic<constant<T>> {
 // `args` is a Boost.Hana sequence (boost::hana::at_c, boost::hana::unpack).
 // Made from the operands, `ir::call{fn, x, 0.5}` (an operand becomes its node_t), so that the
 // builder's operators construct the node themselves: the constant evaluator copies a node's
-// whole subtree once per function that returns it (GCC 12, a chain of 600 calls: a fifth less
+// whole subtree once per function that returns it (GCC 12, a chain of 600 calls: a third less
 // memory than through make_call).
 template <class F, class... Args>
 struct call : symbolic<call<F, Args...>> {
