@@ -322,6 +322,13 @@ TEST_CASE("overdub, recurse, fallback, disable_hooks, null_context", "[reference
     //]
 }
 
+//[any_node_trait
+template <class Node>
+struct is_exp_call : std::false_type {};
+template <class X>
+struct is_exp_call<ir::call<op::exp_t, X>> : std::true_type {};
+//]
+
 TEST_CASE("passes, the IR, listings", "[reference]") {
     //[pass_use
     CHECK(cassette::overdub(CosForSin{}, scaled, 2.0) == 2.0 * std::cos(0.5));
@@ -336,6 +343,9 @@ TEST_CASE("passes, the IR, listings", "[reference]") {
     STATIC_REQUIRE(ir::expression<body> && !ir::is_special_form<body>);
     STATIC_REQUIRE(ir::kind_of<body> == ir::node_kind::call && ir::arity<body> == 2);
     STATIC_REQUIRE(ir::kind_of<body const> == ir::node_kind::call && ir::kind_of<double> == ir::node_kind::other);
+    STATIC_REQUIRE(ir::node_kind_of<body>::value == ir::node_kind::call && ir::arity_of<body>::value == 2);
+    STATIC_REQUIRE(ir::call_count<body> == 2 && ir::call_count_of<ir::param<0>>::value == 0);
+    STATIC_REQUIRE(ir::any_node<is_exp_call, body> && !ir::any_node_of<ir::is_self_call, body>::value);
     //]
     //[transform
     // Every exp(x) becomes exp(x) - 1: the rule matches a pattern, and builds nodes with the

@@ -39,9 +39,11 @@ struct self_t;
 
 // Every IR node, and so every symbolic value a builder handles, derives from node_base.
 // (std::is_base_of rather than std::derived_from: asked for every node a builder makes, and
-// the convertibility test derived_from adds costs compile time for nothing here.)
+// the convertibility test derived_from adds costs compile time for nothing here. Its class,
+// not is_base_of_v: GCC names every variable template instance it makes, and a node's name
+// spells its whole subtree.)
 template <class T>
-concept expression = std::is_base_of_v<node_base, std::remove_cvref_t<T>>;
+concept expression = std::is_base_of<node_base, std::remove_cvref_t<T>>::value;
 
 }  // namespace ir
 

@@ -207,18 +207,23 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
 };
 
 // Whether some node of a tree satisfies Is (a trait with `value`), looking into every child.
+// A class, read by the library, with a variable template for users (see node_kind_of).
 template <template <class> class Is, class Node>
-inline constexpr bool any_node = Is<Node>::value;
+struct any_node_of : std::bool_constant<Is<Node>::value> {};
 template <template <class> class Is, class F, class... Args>
-inline constexpr bool any_node<Is, call<F, Args...>> =
-    Is<call<F, Args...>>::value || any_node<Is, F> || (any_node<Is, Args> || ...);
+struct any_node_of<Is, call<F, Args...>>
+    : std::bool_constant<Is<call<F, Args...>>::value || any_node_of<Is, F>::value || (any_node_of<Is, Args>::value || ...)> {};
 template <template <class> class Is, class C, class T, class E>
-inline constexpr bool any_node<Is, conditional<C, T, E>> = any_node<Is, C> || any_node<Is, T> || any_node<Is, E>;
+struct any_node_of<Is, conditional<C, T, E>>
+    : std::bool_constant<any_node_of<Is, C>::value || any_node_of<Is, T>::value || any_node_of<Is, E>::value> {};
 template <template <class> class Is, class Id, class V, class B>
-inline constexpr bool any_node<Is, let_in<Id, V, B>> = any_node<Is, V> || any_node<Is, B>;
+struct any_node_of<Is, let_in<Id, V, B>> : std::bool_constant<any_node_of<Is, V>::value || any_node_of<Is, B>::value> {};
 template <template <class> class Is, class Id, class F, class L, class I, class B>
-inline constexpr bool any_node<Is, loop<Id, F, L, I, B>> =
-    any_node<Is, F> || any_node<Is, L> || any_node<Is, I> || any_node<Is, B>;
+struct any_node_of<Is, loop<Id, F, L, I, B>>
+    : std::bool_constant<any_node_of<Is, F>::value || any_node_of<Is, L>::value || any_node_of<Is, I>::value ||
+                         any_node_of<Is, B>::value> {};
+template <template <class> class Is, class Node>
+inline constexpr bool any_node = any_node_of<Is, Node>::value;
 
 template <class Node>
 struct is_self_call : std::false_type {};
@@ -227,6 +232,6 @@ struct is_self_call<call<self_t, Args...>> : std::true_type {};
 
 // Whether a subtree calls cassette::self.
 template <class Node>
-inline constexpr bool calls_self = any_node<is_self_call, Node>;
+inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
 
 }  // namespace cassette::ir

@@ -244,7 +244,7 @@ template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type;
 
 // What evaluating a node gives, a reference or a value: a class, so it is computed once.
-template <class Node, class Fr, ir::node_kind = ir::kind_of<Node>>
+template <class Node, class Fr, ir::node_kind = ir::node_kind_of<Node>::value>
 struct eval_result;
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
@@ -254,15 +254,18 @@ using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 // reaches, so that each such function holds about outline_calls calls, whatever the shape.
 // Never under null_context: a plain call compiles to the hand-written code at any size (and
 // outlining would not make it compile faster: its cost is in building the body's types).
+// Classes, not variable templates, for the reason given at ir::node_kind_of.
 template <class N, bool Outlining>
-inline constexpr bool outline_here = false;
+struct outline_here : std::false_type {};
 template <class F, class... A>
-inline constexpr bool outline_here<ir::call<F, A...>, true> =
-    ir::call_count<ir::call<F, A...>> >= outline_calls &&
-    ((ir::call_count<ir::call<F, A...>> / outline_calls > ir::call_count<A> / outline_calls) && ...);
+struct outline_here<ir::call<F, A...>, true>
+    : std::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= outline_calls &&
+                         ((ir::call_count_of<ir::call<F, A...>>::value / outline_calls >
+                           ir::call_count_of<A>::value / outline_calls) &&
+                          ...)> {};
 template <class N, class Fr>
-inline constexpr bool outlined =
-    outline_here<N, outline_calls != 0 && !std::is_same_v<typename Fr::ref_type::context_type, null_context>>;
+struct outlined
+    : outline_here<N, outline_calls != 0 && !std::is_same_v<typename Fr::ref_type::context_type, null_context>> {};
 
 // The base of a call node's I-th argument in its tuple.
 template <std::size_t I, class Call>
@@ -347,23 +350,24 @@ struct engine {
     // A large body is cut into functions of its own where `outlined` says (Apart: this is one).
     template <bool Apart = false, class N, class Fr>
     CASSETTE_INLINE static constexpr auto eval(N const& n, Fr const& fr) -> typename eval_result<N, Fr>::type {
-        constexpr ir::node_kind kind = ir::kind_of<N>;
-        if constexpr (!Apart && outlined<N, Fr>) {
+        constexpr ir::node_kind kind = ir::node_kind_of<N>::value;
+        constexpr std::size_t arity = ir::arity_of<N>::value;
+        if constexpr (!Apart && outlined<N, Fr>::value) {
             return engine::eval_apart(n, fr);
-        } else if constexpr (kind == ir::node_kind::call && ir::arity<N> > 3) {
-            return engine::eval_call(n, fr, std::make_index_sequence<ir::arity<N>>{});
+        } else if constexpr (kind == ir::node_kind::call && arity > 3) {
+            return engine::eval_call(n, fr, std::make_index_sequence<arity>{});
         } else if constexpr (kind == ir::node_kind::call) {
             // Arguments left to right (a braced list), each reached by a cast (detail/tuple.hpp),
             // their values in one tuple, as in eval_call (GCC 12 vectorises a forward gradient
             // worse from separate locals: 1,095 rather than 964 instructions, Rosenbrock n = 10).
             decltype(auto) g = engine::callee(n.fn, fr);
             using values_type = typename eval_result<N, Fr>::values_type;
-            if constexpr (ir::arity<N> == 0) {
+            if constexpr (arity == 0) {
                 return engine::hooked(fr.ref, g);
-            } else if constexpr (ir::arity<N> == 1) {
+            } else if constexpr (arity == 1) {
                 values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v));
-            } else if constexpr (ir::arity<N> == 2) {
+            } else if constexpr (arity == 2) {
                 values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
                                     {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v));
@@ -530,8 +534,10 @@ struct eval_result<ir::call<F, Args...>, Fr, ir::node_kind::call> {
     using result = typename dispatch_result<ref_type, callee_type, eval_t<Args, Fr>...>::type;
     // A call's result stays a reference only if every argument refers to storage that
     // outlives the call (parameters, constants, bound variables); otherwise it is a value.
-    static constexpr bool owns_an_argument = (!std::is_reference_v<typename eval_result<Args, Fr>::type> || ...);
-    using type = std::conditional_t<owns_an_argument && std::is_reference_v<result>, std::remove_cvref_t<result>, result>;
+    // (Not a static data member: GCC names each one, and a node's name spells its subtree.)
+    using type = std::conditional_t<(!std::is_reference_v<typename eval_result<Args, Fr>::type> || ...) &&
+                                        std::is_reference_v<result>,
+                                    std::remove_cvref_t<result>, result>;
     using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
 };
 template <class Node, class Fr>
@@ -714,13 +720,13 @@ struct assumed_result {
 
 template <class Fr, class Then, class Else>
 struct branch_type {
-    static_assert(!(ir::any_node<is_unknown, Then> && ir::any_node<is_unknown, Else>),
+    static_assert(!(ir::any_node_of<is_unknown, Then>::value && ir::any_node_of<is_unknown, Else>::value),
                   "cassette::if_: both branches call cassette::self; one of them must be a "
                   "base case that gives the function its result type.");
     static consteval auto pick() {
-        if constexpr (ir::any_node<is_unknown, Then>)
+        if constexpr (ir::any_node_of<is_unknown, Then>::value)
             return std::type_identity<eval_t<Else, Fr>>{};
-        else if constexpr (ir::any_node<is_unknown, Else>)
+        else if constexpr (ir::any_node_of<is_unknown, Else>::value)
             return std::type_identity<eval_t<Then, Fr>>{};
         else
             return std::common_type<eval_t<Then, Fr>, eval_t<Else, Fr>>{};

@@ -246,7 +246,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         auto const same = [&](std::size_t i, std::size_t j) { return hash[i] == hash[j] && key[i] == key[j]; };
         constexpr std::size_t size[] = {node_count<T>...};
-        constexpr std::size_t calls[] = {ir::call_count<T>...};  // each one's span in region_calls
+        constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in region_calls
         constexpr bool pure[] = {pure_tree<T>...};
         std::array<std::size_t, n> order{};
         for (std::size_t i = 0; i != n; ++i) order[i] = i;
@@ -327,7 +327,7 @@ template <class Bound, class N, class Use>
 constexpr auto replace_in_region(N const& n, Use const& use) {
     if constexpr (boost::mp11::mp_set_contains<Bound, N>::value) {
         return use(n);
-    } else if constexpr (ir::is_call<N>) {
+    } else if constexpr (ir::node_kind_of<N>::value == ir::node_kind::call) {
         if constexpr (ir::expression<decltype(n.fn)> || node_count<N> > smallest<Bound>)
             return detail::replace_in_call<Bound>(n.fn, n.args, use);
         else

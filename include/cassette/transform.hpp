@@ -24,55 +24,70 @@ concept extension_node = expression<T> && requires(T const& n) { n.children(); }
 // matches a node's type without deducing against all of it, as overloading would).
 enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
 
+// The traits below asked of every node are classes deriving from std::integral_constant,
+// with variable templates over them for users: GCC gives every variable template instance
+// (and static data member) a mangled name, which spells the node's whole subtree, so the
+// library itself reads the classes' `value` (shared by all nodes of an answer). A body of N
+// calls nested D deep otherwise costs names of N * D characters per trait.
 namespace detail {
+template <node_kind K>
+using kind_constant = std::integral_constant<node_kind, K>;
 template <class T>
-inline constexpr node_kind kind_of_unqualified = extension_node<T> ? node_kind::extension : node_kind::other;
+struct kind_of_unqualified : kind_constant<extension_node<T> ? node_kind::extension : node_kind::other> {};
 template <std::size_t I>
-inline constexpr node_kind kind_of_unqualified<param<I>> = node_kind::param;
+struct kind_of_unqualified<param<I>> : kind_constant<node_kind::param> {};
 template <class T>
-inline constexpr node_kind kind_of_unqualified<constant<T>> = node_kind::constant;
+struct kind_of_unqualified<constant<T>> : kind_constant<node_kind::constant> {};
 template <class Id, std::size_t K>
-inline constexpr node_kind kind_of_unqualified<var<Id, K>> = node_kind::var;
+struct kind_of_unqualified<var<Id, K>> : kind_constant<node_kind::var> {};
 template <class F, class... A>
-inline constexpr node_kind kind_of_unqualified<call<F, A...>> = node_kind::call;
+struct kind_of_unqualified<call<F, A...>> : kind_constant<node_kind::call> {};
 template <class C, class T, class E>
-inline constexpr node_kind kind_of_unqualified<conditional<C, T, E>> = node_kind::conditional;
+struct kind_of_unqualified<conditional<C, T, E>> : kind_constant<node_kind::conditional> {};
 template <class Id, class V, class B>
-inline constexpr node_kind kind_of_unqualified<let_in<Id, V, B>> = node_kind::let;
+struct kind_of_unqualified<let_in<Id, V, B>> : kind_constant<node_kind::let> {};
 template <class Id, class F, class L, class I, class B>
-inline constexpr node_kind kind_of_unqualified<loop<Id, F, L, I, B>> = node_kind::loop;
+struct kind_of_unqualified<loop<Id, F, L, I, B>> : kind_constant<node_kind::loop> {};
 }  // namespace detail
 
 // A pass may write a node type const-qualified (decltype of a const variable).
 template <class T>
-inline constexpr node_kind kind_of = detail::kind_of_unqualified<std::remove_cv_t<T>>;
+struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr node_kind kind_of = node_kind_of<T>::value;
 
 // The number of arguments of a call node.
 template <class T>
-inline constexpr std::size_t arity = 0;
+struct arity_of : std::integral_constant<std::size_t, 0> {};
 template <class F, class... A>
-inline constexpr std::size_t arity<call<F, A...>> = sizeof...(A);
+struct arity_of<call<F, A...>> : std::integral_constant<std::size_t, sizeof...(A)> {};
 template <class F, class... A>
-inline constexpr std::size_t arity<call<F, A...> const> = sizeof...(A);
+struct arity_of<call<F, A...> const> : arity_of<call<F, A...>> {};
+template <class T>
+inline constexpr std::size_t arity = arity_of<T>::value;
 
 // The calls in a node's subtree, those of callee expressions included.
 template <class T>
-inline constexpr std::size_t call_count = 0;
+struct call_count_of : std::integral_constant<std::size_t, 0> {};
 template <class F, class... A>
-inline constexpr std::size_t call_count<call<F, A...>> = 1 + call_count<F> + (call_count<A> + ... + 0);
+struct call_count_of<call<F, A...>>
+    : std::integral_constant<std::size_t, 1 + call_count_of<F>::value + (call_count_of<A>::value + ... + 0)> {};
 template <class F, class... A>
-inline constexpr std::size_t call_count<call<F, A...> const> = call_count<call<F, A...>>;
+struct call_count_of<call<F, A...> const> : call_count_of<call<F, A...>> {};
+template <class T>
+inline constexpr std::size_t call_count = call_count_of<T>::value;
 
 // Node kinds, for passes that match "any node of this kind".
 template <class T>
-inline constexpr bool is_call = kind_of<T> == node_kind::call;
+inline constexpr bool is_call = node_kind_of<T>::value == node_kind::call;
 template <class T>
-inline constexpr bool is_constant = kind_of<T> == node_kind::constant;
+inline constexpr bool is_constant = node_kind_of<T>::value == node_kind::constant;
 
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop.
 template <class T>
-inline constexpr bool is_special_form = kind_of<T> == node_kind::conditional || kind_of<T> == node_kind::let ||
-                                        kind_of<T> == node_kind::loop || kind_of<T> == node_kind::extension;
+inline constexpr bool is_special_form =
+    node_kind_of<T>::value == node_kind::conditional || node_kind_of<T>::value == node_kind::let ||
+    node_kind_of<T>::value == node_kind::loop || node_kind_of<T>::value == node_kind::extension;
 
 // The same node with each child c replaced by fn(c); leaves (param, constant, var) as they are.
 template <class Node, class Fn>
@@ -142,7 +157,7 @@ constexpr auto rewrite_children(Node const& n, Rule const& rule);
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
-    if constexpr (kind_of<Expr> == node_kind::call) {
+    if constexpr (node_kind_of<Expr>::value == node_kind::call) {
         return detail::rewrite_call(e.fn, e.args, rule);
     } else {
         auto const rebuilt = detail::rewrite_children(e, rule);

@@ -33,9 +33,10 @@ inline constexpr bool is_projection<op::get_t<K>> = true;
 // the parameter's or the variable's.
 template <class Node, bool WithSelf>
 consteval bool addressable() {
-    if constexpr (ir::kind_of<Node> == ir::node_kind::param || ir::kind_of<Node> == ir::node_kind::var)
+    constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
+    if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::var)
         return true;
-    else if constexpr (ir::kind_of<Node> == ir::node_kind::call)
+    else if constexpr (kind == ir::node_kind::call)
         return []<class G, class Whole, class... Rest>(std::type_identity<ir::call<G, Whole, Rest...>>) {
             return is_projection<G> && addressable<Whole, WithSelf>() && (static_adjoint_ok<Rest, WithSelf>() && ...);
         }(std::type_identity<Node>{});
@@ -59,11 +60,11 @@ struct is_accumulator {
 // iteration is never needed by the sweep: the loop runs backwards without storing it.
 template <class Id, class Node>
 consteval bool linear_in_accumulator() {
-    if constexpr (!ir::any_node<is_accumulator<Id>::template of, Node>)
+    if constexpr (!ir::any_node_of<is_accumulator<Id>::template of, Node>::value)
         return true;
     else if constexpr (std::is_same_v<Node, ir::var<Id, 1>>)
         return true;
-    else if constexpr (ir::kind_of<Node> == ir::node_kind::call)
+    else if constexpr (ir::node_kind_of<Node>::value == ir::node_kind::call)
         return []<class G, class... A>(std::type_identity<ir::call<G, A...>>) {
             return (std::is_same_v<G, op::add_t> || std::is_same_v<G, op::sub_t>) &&
                    (linear_in_accumulator<Id, A>() && ...);
@@ -74,7 +75,7 @@ consteval bool linear_in_accumulator() {
 
 template <class Node, bool WithSelf>
 consteval bool static_adjoint_ok() {
-    constexpr ir::node_kind kind = ir::kind_of<Node>;
+    constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
     if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var) {
         return true;
     } else if constexpr (kind == ir::node_kind::call) {
@@ -148,7 +149,7 @@ inline constexpr bool is_inactive = std::is_same_v<std::remove_cvref_t<T>, inact
 // Whether a node's value depends on the differentiated input, from the frame's types.
 template <class Node, class SF>
 consteval bool active() {
-    constexpr ir::node_kind kind = ir::kind_of<Node>;
+    constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
     if constexpr (kind == ir::node_kind::param) {
         return !is_inactive<decltype(cassette::detail::get<Node::index>(std::declval<SF const&>().params))>;
     } else if constexpr (kind == ir::node_kind::constant) {
@@ -238,7 +239,7 @@ CASSETTE_INLINE constexpr auto& field(T& whole) {
 // The accumulator an addressable node's adjoint goes to.
 template <class Node, class SF>
 CASSETTE_INLINE constexpr auto& adjoint_of(Node const& n, SF const& sf) {
-    constexpr ir::node_kind kind = ir::kind_of<Node>;
+    constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
     if constexpr (kind == ir::node_kind::param) {
         return cassette::detail::get<Node::index>(sf.params);
     } else if constexpr (kind == ir::node_kind::var) {
@@ -375,7 +376,7 @@ CASSETTE_INLINE constexpr void sweep_call(ir::call<G, A...> const& n, Adjoint co
 // from node n to the leaves it depends on.
 template <class Node, class A, class SF>
 CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
-    constexpr ir::node_kind kind = ir::kind_of<Node>;
+    constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
     if constexpr (!active<Node, SF>()) {
         return;
     } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::var) {
