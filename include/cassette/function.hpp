@@ -85,7 +85,7 @@ struct traced : detail::traced_base {
     CASSETTE_INLINE constexpr auto operator()(A const&... args) const {
         if constexpr ((ir::expression<A> || ...)) {
             static_assert(ir::expression<body_type<sizeof...(A)>>);
-            return ir::call{*this, args...};
+            return ir::make_call(*this, args...);
         } else {
             return detail::evaluate(*this, args...);
         }
@@ -115,14 +115,14 @@ constexpr std::string_view name_of(F const&) noexcept {
 // A call node to the traced function whose body is being built.
 template <class... X>
 constexpr auto self(X const&... args) {
-    return ir::call{ir::self_t{}, args...};
+    return ir::make_call(ir::self_t{}, args...);
 }
 
 // A call node to any callable g (a primitive unless g is traced), whatever its arguments:
 // with all of them plain it is still a node, so contexts see it and passes can rewrite it.
 template <class G, class... X>
 constexpr auto call(G const& g, X const&... args) {
-    return ir::call{g, args...};
+    return ir::make_call(g, args...);
 }
 
 // Only the taken branch is evaluated; the result has the branches' common type.

@@ -351,8 +351,9 @@ constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std
     // A braced list replaces left to right: the callee, then the arguments.
     using callee_type = std::remove_cvref_t<decltype(detail::replace_in_callee<Bound>(callee, use))>;
     return ir::call<callee_type, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
+        {},
         detail::replace_in_callee<Bound>(callee, use),
-        detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)...};
+        {{detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)}...}};
 }
 
 // `let S = first occurrence in body`, as a binary operator so that a fold expression nests the

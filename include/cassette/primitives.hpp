@@ -33,7 +33,7 @@ struct primitive : primitive_base {
         requires(ir::expression<X> || ...) || requires(X const&... xs) { Derived::apply(xs...); }
     CASSETTE_INLINE constexpr decltype(auto) operator()(X const&... xs) const {
         if constexpr ((ir::expression<X> || ...))
-            return ir::call{static_cast<Derived const&>(*this), xs...};
+            return ir::call<Derived, ir::node_t<X>...>{{}, static_cast<Derived const&>(*this), {{ir::node_t<X>(xs)}...}};
         else
             return Derived::apply(xs...);
     }
@@ -194,41 +194,39 @@ namespace cassette::ir {
 template <class A, class B>
 concept symbolic_operands = expression<A> || expression<B>;
 
-#define CASSETTE_DETAIL_BINARY(NAME, OP)                         \
-    template <class A, class B>                                  \
-        requires symbolic_operands<A, B>                         \
-    constexpr auto operator OP(A const& a, B const& b) {         \
-        return ir::call{op::NAME, a, b};                         \
+// FUNCTION(a, b), a call node to op::NAME built in place (see ir::call).
+#define CASSETTE_DETAIL_BINARY_CALL(FUNCTION, NAME)                                            \
+    template <class A, class B>                                                                 \
+        requires symbolic_operands<A, B>                                                        \
+    constexpr auto FUNCTION(A const& a, B const& b) {                                           \
+        return call<op::NAME##_t, node_t<A>, node_t<B>>{{}, op::NAME, {{node_t<A>(a)}, {node_t<B>(b)}}}; \
     }
+#define CASSETTE_DETAIL_BINARY(NAME, OP) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
 CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 #undef CASSETTE_DETAIL_BINARY_LIST
 #undef CASSETTE_DETAIL_BINARY
 
 template <expression X>
 constexpr auto operator-(X const& x) {
-    return ir::call{op::neg, x};
+    return ir::make_call(op::neg, x);
 }
 template <expression X>
 constexpr auto operator!(X const& x) {
-    return ir::call{op::logical_not, x};
+    return ir::make_call(op::logical_not, x);
 }
 
-#define CASSETTE_DETAIL_ADL1(NAME)         \
-    template <expression X>                \
-    constexpr auto NAME(X const& x) {      \
-        return ir::call{op::NAME, x};      \
+#define CASSETTE_DETAIL_ADL1(NAME)                      \
+    template <expression X>                             \
+    constexpr auto NAME(X const& x) {                   \
+        return call<op::NAME##_t, X>{{}, op::NAME, {{x}}}; \
     }
-#define CASSETTE_DETAIL_ADL2(NAME)                        \
-    template <class A, class B>                           \
-        requires symbolic_operands<A, B>                  \
-    constexpr auto NAME(A const& a, B const& b) {         \
-        return ir::call{op::NAME, a, b};                  \
-    }
+#define CASSETTE_DETAIL_ADL2(NAME) CASSETTE_DETAIL_BINARY_CALL(NAME, NAME)
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_ADL1, CASSETTE_DETAIL_ADL2)
 CASSETTE_DETAIL_ADL2(min)
 CASSETTE_DETAIL_ADL2(max)
 #undef CASSETTE_DETAIL_ADL1
 #undef CASSETTE_DETAIL_ADL2
+#undef CASSETTE_DETAIL_BINARY_CALL
 #undef CASSETTE_DETAIL_MATH_LIST
 
 }  // namespace cassette::ir

@@ -185,8 +185,9 @@ constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index
                             Rule const& rule) {
     using callee = std::remove_cvref_t<decltype(detail::rewrite_callee(fn, rule))>;
     call<callee, decltype(ir::transform(std::declval<A const&>(), rule))...> const rebuilt{
+        {},
         detail::rewrite_callee(fn, rule),
-        ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)...};
+        {{ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)}...}};
     if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
         return ir::as_node(rule(rebuilt));
     else
