@@ -95,13 +95,30 @@ constexpr auto const& body_under() noexcept {
 
 // Evaluation state: the context, the running traced function (for self), its arguments
 // (by reference) and the variables bound by enclosing let/fold forms.
-struct no_scope {};
 
-template <class Id, class Values, class Outer>
+// The enclosing forms' Ids, outermost first, and a pointer to each one's values (a tuple of
+// references). Flat, so that a variable is found by a trait over the Ids: looked up through
+// nested scopes, a use k forms deep instantiated k functions, each named with its scope.
+template <class Ids, class Values>
 struct scope {
-    using id = Id;
-    Values const& values;
-    Outer const& outer;
+    Values values;
+};
+using no_scope = scope<boost::mp11::mp_list<>, tuple<>>;
+
+template <class Id, class... Ids, std::size_t... I, class... P, class V>
+CASSETTE_INLINE constexpr auto extend(scope<boost::mp11::mp_list<Ids...>, tuple_impl<std::index_sequence<I...>, P...>> const& s,
+                                      V const& values) {
+    return scope<boost::mp11::mp_list<Ids..., Id>, tuple<P..., V const*>>{{{detail::get<I>(s.values)}..., {&values}}};
+}
+
+// Where the innermost form that binds Id is in a scope.
+template <class Id, class Scope>
+struct binding_index;
+template <class Id, class... Ids, class Values>
+struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
+    static constexpr std::size_t from_inside = boost::mp11::mp_find<boost::mp11::mp_reverse<boost::mp11::mp_list<Ids...>>, Id>::value;
+    static_assert(from_inside != sizeof...(Ids), "cassette: a let/fold variable is used outside the form that binds it.");
+    static constexpr std::size_t value = sizeof...(Ids) - 1 - from_inside;
 };
 
 template <class Ref, class Self, class Args, class Scope>
@@ -115,17 +132,8 @@ struct frame {
 
 template <class Id, class Ref, class Self, class Args, class Scope, class Values>
 CASSETTE_INLINE constexpr auto bind(frame<Ref, Self, Args, Scope> const& fr, Values const& values) {
-    return frame<Ref, Self, Args, scope<Id, Values, Scope>>{fr.ref, fr.self, fr.args, {values, fr.scope}};
-}
-
-template <class Id, std::size_t K, class Scope>
-CASSETTE_INLINE constexpr decltype(auto) lookup(Scope const& s) {
-    static_assert(!std::is_same_v<Scope, no_scope>,
-                  "cassette: a let/fold variable is used outside the form that binds it.");
-    if constexpr (std::is_same_v<typename Scope::id, Id>)
-        return detail::get<K>(s.values);
-    else
-        return detail::lookup<Id, K>(s.outer);
+    using bound = decltype(detail::extend<Id>(fr.scope, values));
+    return frame<Ref, Self, Args, bound>{fr.ref, fr.self, fr.args, detail::extend<Id>(fr.scope, values)};
 }
 
 // A call whose callee returns void yields `nothing`, so hooks always see a result.
@@ -415,7 +423,7 @@ struct engine {
 
     template <class Id, std::size_t K, class Fr>
     CASSETTE_INLINE static constexpr decltype(auto) eval_leaf(ir::var<Id, K> const&, Fr const& fr) {
-        return detail::lookup<Id, K>(fr.scope);
+        return detail::get<K>(*detail::get<binding_index<Id, decltype(fr.scope)>::value>(fr.scope.values));
     }
 
     template <class F, class Fr>

@@ -108,8 +108,11 @@ inline constexpr fold_constants_t fold_constants{};
 
 namespace detail {
 
-// Ids of the variables CSE introduces, distinct from any lambda's closure type.
-template <class Subtree>
+// Ids of the variables CSE introduces, distinct from any lambda's closure type: numbered, not
+// named by the subtree they hold, because every evaluator function is named with its frame,
+// which spells the Id of each enclosing variable. Each region numbers its variables above any
+// it already uses (see cse_numbers_above), so a variable never shadows one still in use.
+template <std::size_t K>
 struct cse_variable {};
 
 }  // namespace detail
@@ -214,8 +217,8 @@ template <std::size_t I>
 inline constexpr std::uint64_t type_hash<ir::param<I>> = detail::combine({1, I});
 template <class Id, std::size_t K>
 inline constexpr std::uint64_t type_hash<ir::var<Id, K>> = detail::combine({2, type_hash<Id>, K});
-template <class S>
-inline constexpr std::uint64_t type_hash<cse_variable<S>> = detail::combine({3, type_hash<S>});
+template <std::size_t K>
+inline constexpr std::uint64_t type_hash<cse_variable<K>> = detail::combine({3, K});
 template <class F, class... A>
 inline constexpr std::uint64_t type_hash<ir::call<F, A...>> = detail::combine({4, type_hash<F>, type_hash<A>...});
 
@@ -297,10 +300,10 @@ inline constexpr std::size_t smallest<boost::mp11::mp_list<S...>> = std::min({no
 // What an occurrence s of a bound type S becomes: the variable bound to S's first occurrence,
 // which it records. A class rather than a lambda in cse_region, whose type would name the
 // whole region in every function the walk instantiates.
-template <class Bound>
+template <class Bound, std::size_t First>
 struct uses_of;
-template <class... S>
-struct uses_of<boost::mp11::mp_list<S...>> {
+template <class... S, std::size_t First>
+struct uses_of<boost::mp11::mp_list<S...>, First> {
     cassette::detail::tuple<S const*...>& first;
 
     template <class N>
@@ -308,7 +311,7 @@ struct uses_of<boost::mp11::mp_list<S...>> {
         constexpr std::size_t k = boost::mp11::mp_find<boost::mp11::mp_list<S...>, N>::value;
         N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
         if (f == nullptr) f = &s;
-        using t = ir::var<cse_variable<N>, 0>;
+        using t = ir::var<cse_variable<First + k>, 0>;
         if constexpr (has_constant<N>)
             return ir::conditional<ir::constant<bool>, t, N>{ir::constant<bool>(ir::equal(s, *f)), t{}, s};
         else
@@ -358,32 +361,44 @@ constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std
 
 // `let S = first occurrence in body`, as a binary operator so that a fold expression nests the
 // lets without nesting calls.
-template <class S>
+template <std::size_t K, class S>
 struct binding {
     S const& value;
 };
-template <class S, class Body>
-constexpr auto operator->*(binding<S> b, Body const& body) {
-    return ir::let_in<cse_variable<S>, S, Body>{b.value, body};
+template <std::size_t K, class S, class Body>
+constexpr auto operator->*(binding<K, S> b, Body const& body) {
+    return ir::let_in<cse_variable<K>, S, Body>{b.value, body};
 }
+
+// One more than the largest number of a CSE variable a tree uses (0 if none).
+template <class N>
+struct cse_number : std::integral_constant<std::size_t, 0> {};
+template <std::size_t K>
+struct cse_number<ir::var<cse_variable<K>, 0>> : std::integral_constant<std::size_t, K + 1> {};
+template <class N>
+struct cse_numbers_above : ir::max_over_nodes<cse_number, N> {};
 
 // Binds each repeated subtree (choose_bindings) once at the region's root, in one walk.
 // Same-typed subtrees are the same expression unless their constants differ: such an
 // occurrence keeps its own expression behind a decided if_ on the values' equality.
-template <class R, class... S>
-constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>) {
+template <class R, class... S, std::size_t... K>
+constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<K...>) {
     if constexpr (sizeof...(S) == 0) {
         return region;
     } else {
+        using bound = boost::mp11::mp_list<S...>;
+        constexpr std::size_t first_number = cse_numbers_above<R>::value;
         cassette::detail::tuple<S const*...> first{};
-        auto const uses = detail::replace_in_region<boost::mp11::mp_list<S...>>(region, uses_of<boost::mp11::mp_list<S...>>{first});
-        return (binding<S>{*static_cast<cassette::detail::leaf<boost::mp11::mp_find<boost::mp11::mp_list<S...>, S>::value, S const*> const&>(first).value} ->* ... ->* uses);
+        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, first_number>{first});
+        return (binding<first_number + K, S>{*static_cast<cassette::detail::leaf<K, S const*> const&>(first).value} ->* ... ->*
+                uses);
     }
 }
 
 template <class R>
 constexpr auto cse_region(R const& region) {
-    return detail::bind_region(region, typename bound_types<typename region_calls<R>::type>::type{});
+    using bound = typename bound_types<typename region_calls<R>::type>::type;
+    return detail::bind_region(region, bound{}, std::make_index_sequence<boost::mp11::mp_size<bound>::value>{});
 }
 
 }  // namespace detail

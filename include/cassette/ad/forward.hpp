@@ -458,7 +458,7 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
             auto const seeded = cassette::tag(x, ctx, ad::detail::primal_t<decltype(x)>(1));
             cassette::detail::tuple<decltype(seeded) const&> const bound{{seeded}};
             using ref = cassette::detail::context_ref<forward<Parent>, decltype(fr.ref)::hooks>;
-            auto const scope = cassette::detail::scope<Id, decltype(bound), decltype(fr.scope)>{bound, fr.scope};
+            auto scope = cassette::detail::extend<Id>(fr.scope, bound);
             using frame = cassette::detail::frame<ref, std::remove_cvref_t<decltype(fr.self)>,
                                                   std::remove_cvref_t<decltype(fr.args)>, decltype(scope)>;
             return detail::tangent_of(engine::eval(body, frame{ref{ctx}, fr.self, fr.args, scope}), ctx);
