@@ -129,7 +129,7 @@ constexpr auto call(G const& g, X const&... args) {
 template <class C, class T, class E>
 constexpr auto if_(C const& cond, T const& then_value, E const& else_value) {
     return ir::conditional<ir::node_t<C>, ir::node_t<T>, ir::node_t<E>>{
-        ir::as_node(cond), ir::as_node(then_value), ir::as_node(else_value)};
+        {}, ir::as_node(cond), ir::as_node(then_value), ir::as_node(else_value)};
 }
 
 // Bound variables are identified by the closure type of the lambda that binds them: each
@@ -137,14 +137,14 @@ constexpr auto if_(C const& cond, T const& then_value, E const& else_value) {
 template <class V, class Lambda>
 constexpr auto let(V const& value, Lambda const& body) {
     auto b = ir::as_node(body(ir::var<Lambda, 0>{}));
-    return ir::let_in<Lambda, ir::node_t<V>, decltype(b)>{ir::as_node(value), b};
+    return ir::let_in<Lambda, ir::node_t<V>, decltype(b)>{{}, ir::as_node(value), b};
 }
 
 template <class First, class Last, class Init, class Lambda>
 constexpr auto fold(First const& first, Last const& last, Init const& init, Lambda const& body) {
     auto b = ir::as_node(body(ir::var<Lambda, 0>{}, ir::var<Lambda, 1>{}));
     return ir::loop<Lambda, ir::node_t<First>, ir::node_t<Last>, ir::node_t<Init>, decltype(b)>{
-        ir::as_node(first), ir::as_node(last), ir::as_node(init), b};
+        {}, ir::as_node(first), ir::as_node(last), ir::as_node(init), b};
 }
 
 // sum(first, last, term) is fold(first, last, 0, acc + term(i)): ordinary add calls.

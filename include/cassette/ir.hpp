@@ -176,13 +176,14 @@ struct var : symbolic<var<Id, K>> {
     char nonempty_ = 0;  // see param
 };
 
+// The special forms are aggregates too, for the same reason: `conditional<C, T, E>{{}, c, t, e}`.
+
 // cassette::if_: only the taken branch is evaluated.
 template <class Cond, class Then, class Else>
 struct conditional : symbolic<conditional<Cond, Then, Else>> {
     Cond cond;
     Then then_;
     Else else_;
-    constexpr conditional(Cond const& c, Then const& t, Else const& e) : cond(c), then_(t), else_(e) {}
 };
 
 // cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
@@ -190,7 +191,6 @@ template <class Id, class Value, class Body>
 struct let_in : symbolic<let_in<Id, Value, Body>> {
     Value value;
     Body body;
-    constexpr let_in(Value const& v, Body const& b) : value(v), body(b) {}
 };
 
 // cassette::fold: acc = init; for i in [first, last): acc = body(var<Id, 0> = i, var<Id, 1> = acc).
@@ -200,8 +200,6 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     Last last;
     Init init;
     Body body;
-    constexpr loop(First const& from, Last const& to, Init const& start, Body const& b)
-        : first(from), last(to), init(start), body(b) {}
 };
 
 // The largest Value<node>::value over every node of a tree, looking into every child (0 for a

@@ -40,7 +40,7 @@ constexpr auto replace(From const& from, To const& to) {
                 return replaced;
             else
                 return ir::conditional<ir::constant<bool>, decltype(replaced), ir::call<From, A...>>{
-                    ir::constant<bool>(c.fn == from), replaced, c};
+                    {}, ir::constant<bool>(c.fn == from), replaced, c};
         });
     };
 }
@@ -127,7 +127,7 @@ struct strength_reduction_t {
         constexpr auto operator()(ir::call<op::pow_t, X, ir::constant<E>> const& c) const {
             auto const squared = op::square(boost::hana::at_c<0>(c.args));
             return ir::conditional<ir::constant<bool>, decltype(squared), ir::call<op::pow_t, X, ir::constant<E>>>{
-                ir::constant<bool>(boost::hana::at_c<1>(c.args).value == 2), squared, c};
+                {}, ir::constant<bool>(boost::hana::at_c<1>(c.args).value == 2), squared, c};
         }
     };
 
@@ -313,7 +313,7 @@ struct uses_of<boost::mp11::mp_list<S...>, First> {
         if (f == nullptr) f = &s;
         using t = ir::var<cse_variable<First + k>, 0>;
         if constexpr (has_constant<N>)
-            return ir::conditional<ir::constant<bool>, t, N>{ir::constant<bool>(ir::equal(s, *f)), t{}, s};
+            return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, *f)), t{}, s};
         else
             return t{};
     }
@@ -367,7 +367,7 @@ struct binding {
 };
 template <std::size_t K, class S, class Body>
 constexpr auto operator->*(binding<K, S> b, Body const& body) {
-    return ir::let_in<cse_variable<K>, S, Body>{b.value, body};
+    return ir::let_in<cse_variable<K>, S, Body>{{}, b.value, body};
 }
 
 // One more than the largest number of a CSE variable a tree uses (0 if none).

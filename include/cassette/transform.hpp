@@ -120,14 +120,14 @@ constexpr auto map_children(conditional<C, T, E> const& n, Fn const& fn) {
     auto c = ir::as_node(fn(n.cond));
     auto t = ir::as_node(fn(n.then_));
     auto e = ir::as_node(fn(n.else_));
-    return conditional<decltype(c), decltype(t), decltype(e)>{c, t, e};
+    return conditional<decltype(c), decltype(t), decltype(e)>{{}, c, t, e};
 }
 
 template <class Id, class V, class B, class Fn>
 constexpr auto map_children(let_in<Id, V, B> const& n, Fn const& fn) {
     auto v = ir::as_node(fn(n.value));
     auto b = ir::as_node(fn(n.body));
-    return let_in<Id, decltype(v), decltype(b)>{v, b};
+    return let_in<Id, decltype(v), decltype(b)>{{}, v, b};
 }
 
 template <class Id, class F, class L, class I, class B, class Fn>
@@ -136,7 +136,7 @@ constexpr auto map_children(loop<Id, F, L, I, B> const& n, Fn const& fn) {
     auto l = ir::as_node(fn(n.last));
     auto i = ir::as_node(fn(n.init));
     auto b = ir::as_node(fn(n.body));
-    return loop<Id, decltype(f), decltype(l), decltype(i), decltype(b)>{f, l, i, b};
+    return loop<Id, decltype(f), decltype(l), decltype(i), decltype(b)>{{}, f, l, i, b};
 }
 
 namespace detail {
