@@ -159,6 +159,55 @@ TEST_CASE("cse evaluates repeated pure subtrees once, idempotently", "[passes][l
     CHECK(seen.size() == 2);
 }
 
+// By hand: r(x, n) = (r(x / 2, n - 1) + r(x, n - 2)) * x for n >= 1, else 1.5.
+double recursive_twin(double x, int n) { return n >= 1 ? (recursive_twin(x * 0.5, n - 1) + recursive_twin(x, n - 2)) * x : 1.5; }
+
+TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursive body too", "[passes]") {
+    // n - 1 and n - 2 have one type: cse binds it, and n - 2 keeps its own expression. The body
+    // still calls itself through the form that holds the binding.
+    constexpr auto r = cassette::function<"r">([](auto x, auto n) {
+        return cassette::if_(n >= 1, (cassette::self(x * 0.5, n - 1) + cassette::self(x, n - 2)) * x, 1.5);
+    });
+    STATIC_REQUIRE(ir::calls_self<std::remove_const_t<decltype(passes::cse(decltype(r)::body<2>))>>);
+    for (int n = 0; n != 6; ++n) CHECK(cassette::overdub(with_pass<passes::cse>{}, r, 0.7, n) == recursive_twin(0.7, n));
+
+    // Three repeated subtrees, bound together: each is evaluated once, and the listing reads them.
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        auto p = x * y;
+        auto s = cassette::sin(x);
+        return (p + s) * (p + s) + cassette::cos(y) * cassette::cos(y);
+    });
+    with_pass<passes::cse> merged;
+    double const x = 0.4, y = 1.3;
+    CHECK(cassette::overdub(merged, g, x, y) == (x * y + std::sin(x)) * (x * y + std::sin(x)) + std::cos(y) * std::cos(y));
+    // By hand: p + s (3 calls) and cos(y) once each, then the two products and the sum: 7.
+    CHECK(merged.calls == 7);
+    CHECK(cassette::code_lowered(g, x, y) ==
+          "g(::double, ::double)\n"
+          "  %1 = *(_1, _2)\n"
+          "  %2 = sin(_1)\n"
+          "  %3 = +(%1, %2)\n"
+          "  %4 = *(_1, _2)\n"
+          "  %5 = sin(_1)\n"
+          "  %6 = +(%4, %5)\n"
+          "  %7 = *(%3, %6)\n"
+          "  %8 = cos(_2)\n"
+          "  %9 = cos(_2)\n"
+          "  %10 = *(%8, %9)\n"
+          "  %11 = +(%7, %10)\n"
+          "  return %11\n");
+    std::string const listing = cassette::code_overdubbed(cassette::disable_hooks(merged), g, x, y);
+    CHECK(listing.substr(listing.find('\n') + 1) ==
+          "  %1 = overdub(ctx, *, _1, _2)\n"
+          "  %2 = overdub(ctx, sin, _1)\n"
+          "  %3 = overdub(ctx, +, %1, %2)\n"
+          "  %4 = overdub(ctx, cos, _2)\n"
+          "  %5 = overdub(ctx, *, %3, %3)\n"
+          "  %6 = overdub(ctx, *, %4, %4)\n"
+          "  %7 = overdub(ctx, +, %5, %6)\n"
+          "  return %7\n");
+}
+
 TEST_CASE("code_lowered lists the body as numbered statements", "[passes][listing]") {
     constexpr auto f = cassette::function<"f">([](auto x, auto y) { return wave(x) + cassette::sin(y) * x; });
     CHECK(cassette::code_lowered(f, 1.0, 2.0) ==

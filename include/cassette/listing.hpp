@@ -103,6 +103,16 @@ public:
         return n.list(*this);
     }
 
+    // fn() with var<Id, K> written as texts[K], at this level: a let of several values.
+    template <class Id, class Fn>
+    std::string with_variables(std::vector<std::string> texts, Fn&& fn) {
+        std::size_t const count = texts.size();
+        for (std::size_t k = 0; k != count; ++k) vars_.push_back({detail::type_id<Id>(), k, std::move(texts[k])});
+        std::string result = fn();
+        vars_.resize(vars_.size() - count);
+        return result;
+    }
+
     void line(std::string const& text) { out_ << std::string(2 * depth_, ' ') << text << '\n'; }
     std::string str() const { return out_.str(); }
     std::size_t number() { return next_++; }

@@ -18,9 +18,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace cassette::passes {
 
@@ -109,8 +111,8 @@ inline constexpr fold_constants_t fold_constants{};
 namespace detail {
 
 // Ids of the variables CSE introduces, distinct from any lambda's closure type: numbered, not
-// named by the subtree they hold, because every evaluator function is named with its frame,
-// which spells the Id of each enclosing variable. Each region numbers its variables above any
+// named by the subtrees they hold, because every evaluator function is named with its frame,
+// which spells the Id of each enclosing form. Each region numbers its form above any number
 // it already uses (see cse_numbers_above), so a variable never shadows one still in use.
 template <std::size_t K>
 struct cse_variable {};
@@ -159,42 +161,45 @@ struct region_calls<ir::call<F, A...>> {
                                         boost::mp11::mp_list<ir::call<F, A...>>>;
 };
 
+// Traits asked of every call of a region are classes, not variable templates: GCC names every
+// instance of a variable template, and a node type's name spells its subtree.
 template <class N>
-inline constexpr bool pure_tree = true;
+struct pure_tree : std::true_type {};
 
 template <class F, std::size_t Arity>
 constexpr bool pure_callee() {
     if constexpr (traced_function<F>)
-        return pure_tree<typename F::template body_type<Arity>>;
+        return pure_tree<typename F::template body_type<Arity>>::value;
     else
         return is_pure<F>;
 }
 
 template <class F, class... A>
-inline constexpr bool pure_tree<ir::call<F, A...>> = detail::pure_callee<F, sizeof...(A)>() && (pure_tree<A> && ...);
+struct pure_tree<ir::call<F, A...>> : std::bool_constant<detail::pure_callee<F, sizeof...(A)>() && (pure_tree<A>::value && ...)> {};
 
 template <class Children>
-inline constexpr bool pure_children = false;
+struct pure_children : std::false_type {};
 template <class... C>
-inline constexpr bool pure_children<boost::hana::basic_tuple<C...>> = (pure_tree<C> && ...);
+struct pure_children<boost::hana::basic_tuple<C...>> : std::bool_constant<(pure_tree<C>::value && ...)> {};
 template <ir::extension_node N>
-inline constexpr bool pure_tree<N> = pure_children<decltype(std::declval<N const&>().children())>;
+struct pure_tree<N> : pure_children<decltype(std::declval<N const&>().children())> {};
 template <class C, class T, class E>
-inline constexpr bool pure_tree<ir::conditional<C, T, E>> = pure_tree<C> && pure_tree<T> && pure_tree<E>;
+struct pure_tree<ir::conditional<C, T, E>> : std::bool_constant<pure_tree<C>::value && pure_tree<T>::value && pure_tree<E>::value> {};
 template <class Id, class V, class B>
-inline constexpr bool pure_tree<ir::let_in<Id, V, B>> = pure_tree<V> && pure_tree<B>;
+struct pure_tree<ir::let_in<Id, V, B>> : std::bool_constant<pure_tree<V>::value && pure_tree<B>::value> {};
 template <class Id, class F, class L, class I, class B>
-inline constexpr bool pure_tree<ir::loop<Id, F, L, I, B>> = pure_tree<F> && pure_tree<L> && pure_tree<I> && pure_tree<B>;
+struct pure_tree<ir::loop<Id, F, L, I, B>>
+    : std::bool_constant<pure_tree<F>::value && pure_tree<L>::value && pure_tree<I>::value && pure_tree<B>::value> {};
 
 template <class N>
-inline constexpr std::size_t node_count = 1;
+struct node_count : std::integral_constant<std::size_t, 1> {};
 template <class F, class... A>
-inline constexpr std::size_t node_count<ir::call<F, A...>> = 1 + (node_count<A> + ... + 0);
+struct node_count<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + (node_count<A>::value + ... + 0)> {};
 
 template <class N>
-inline constexpr bool has_constant = ir::is_constant<N>;
+struct has_constant : std::bool_constant<ir::is_constant<N>> {};
 template <class F, class... A>
-inline constexpr bool has_constant<ir::call<F, A...>> = has_constant<F> || (has_constant<A> || ...);
+struct has_constant<ir::call<F, A...>> : std::bool_constant<has_constant<F>::value || (has_constant<A>::value || ...)> {};
 
 // A hash of a type's structure, so that calls are compared as types only when their hashes
 // agree: GCC cannot compare the addresses of two different objects in a constant expression
@@ -212,15 +217,16 @@ constexpr std::uint64_t hash_text(std::string_view text) {
     return h;
 }
 template <class T>
-inline constexpr std::uint64_t type_hash = detail::hash_text(cassette::detail::type_name<T>());
+struct type_hash : std::integral_constant<std::uint64_t, detail::hash_text(cassette::detail::type_name<T>())> {};
 template <std::size_t I>
-inline constexpr std::uint64_t type_hash<ir::param<I>> = detail::combine({1, I});
+struct type_hash<ir::param<I>> : std::integral_constant<std::uint64_t, detail::combine({1, I})> {};
 template <class Id, std::size_t K>
-inline constexpr std::uint64_t type_hash<ir::var<Id, K>> = detail::combine({2, type_hash<Id>, K});
+struct type_hash<ir::var<Id, K>> : std::integral_constant<std::uint64_t, detail::combine({2, type_hash<Id>::value, K})> {};
 template <std::size_t K>
-inline constexpr std::uint64_t type_hash<cse_variable<K>> = detail::combine({3, K});
+struct type_hash<cse_variable<K>> : std::integral_constant<std::uint64_t, detail::combine({3, K})> {};
 template <class F, class... A>
-inline constexpr std::uint64_t type_hash<ir::call<F, A...>> = detail::combine({4, type_hash<F>, type_hash<A>...});
+struct type_hash<ir::call<F, A...>>
+    : std::integral_constant<std::uint64_t, detail::combine({4, type_hash<F>::value, type_hash<A>::value...})> {};
 
 // Indices ordered by decreasing size, then increasing index. A class, not a lambda: the
 // functions std::sort instantiates are named with it, and a lambda's type would name the region.
@@ -245,12 +251,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
     bindings<n> chosen;
     if constexpr (n != 0) {
-        constexpr std::uint64_t hash[] = {type_hash<T>...};
+        constexpr std::uint64_t hash[] = {type_hash<T>::value...};
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         auto const same = [&](std::size_t i, std::size_t j) { return hash[i] == hash[j] && key[i] == key[j]; };
-        constexpr std::size_t size[] = {node_count<T>...};
+        constexpr std::size_t size[] = {node_count<T>::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in region_calls
-        constexpr bool pure[] = {pure_tree<T>...};
+        constexpr bool pure[] = {pure_tree<T>::value...};
         std::array<std::size_t, n> order{};
         for (std::size_t i = 0; i != n; ++i) order[i] = i;
         std::sort(order.begin(), order.end(), larger_first{size});
@@ -293,17 +299,17 @@ struct bound_types {
 
 // The size of the smallest type in a list.
 template <class List>
-inline constexpr std::size_t smallest = 0;
+struct smallest;
 template <class... S>
-inline constexpr std::size_t smallest<boost::mp11::mp_list<S...>> = std::min({node_count<S>...});
+struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t, std::min({node_count<S>::value...})> {};
 
 // What an occurrence s of a bound type S becomes: the variable bound to S's first occurrence,
 // which it records. A class rather than a lambda in cse_region, whose type would name the
 // whole region in every function the walk instantiates.
-template <class Bound, std::size_t First>
+template <class Bound, std::size_t Number>
 struct uses_of;
-template <class... S, std::size_t First>
-struct uses_of<boost::mp11::mp_list<S...>, First> {
+template <class... S, std::size_t Number>
+struct uses_of<boost::mp11::mp_list<S...>, Number> {
     cassette::detail::tuple<S const*...>& first;
 
     template <class N>
@@ -311,8 +317,8 @@ struct uses_of<boost::mp11::mp_list<S...>, First> {
         constexpr std::size_t k = boost::mp11::mp_find<boost::mp11::mp_list<S...>, N>::value;
         N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
         if (f == nullptr) f = &s;
-        using t = ir::var<cse_variable<First + k>, 0>;
-        if constexpr (has_constant<N>)
+        using t = ir::var<cse_variable<Number>, k>;
+        if constexpr (has_constant<N>::value)
             return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, *f)), t{}, s};
         else
             return t{};
@@ -331,7 +337,7 @@ constexpr auto replace_in_region(N const& n, Use const& use) {
     if constexpr (boost::mp11::mp_set_contains<Bound, N>::value) {
         return use(n);
     } else if constexpr (ir::node_kind_of<N>::value == ir::node_kind::call) {
-        if constexpr (ir::expression<decltype(n.fn)> || node_count<N> > smallest<Bound>)
+        if constexpr (ir::expression<decltype(n.fn)> || node_count<N>::value > smallest<Bound>::value)
             return detail::replace_in_call<Bound>(n.fn, n.args, use);
         else
             return n;
@@ -359,39 +365,76 @@ constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std
         {{detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)}...}};
 }
 
-// `let S = first occurrence in body`, as a binary operator so that a fold expression nests the
-// lets without nesting calls.
-template <std::size_t K, class S>
-struct binding {
-    S const& value;
-};
-template <std::size_t K, class S, class Body>
-constexpr auto operator->*(binding<K, S> b, Body const& body) {
-    return ir::let_in<cse_variable<K>, S, Body>{{}, b.value, body};
-}
-
 // One more than the largest number of a CSE variable a tree uses (0 if none).
 template <class N>
 struct cse_number : std::integral_constant<std::size_t, 0> {};
-template <std::size_t K>
-struct cse_number<ir::var<cse_variable<K>, 0>> : std::integral_constant<std::size_t, K + 1> {};
+template <std::size_t K, std::size_t I>
+struct cse_number<ir::var<cse_variable<K>, I>> : std::integral_constant<std::size_t, K + 1> {};
 template <class N>
 struct cse_numbers_above : ir::max_over_nodes<cse_number, N> {};
+
+// The subtrees CSE binds in one region, evaluated in order, then the region's body with the
+// i-th bound to var<cse_variable<K>, i>: one form for all of a region's bindings. With a let
+// per binding, the evaluator instantiated each value in a frame of its own, and every node of
+// the body in a frame that spelled each binding's Id and type.
+template <std::size_t K, class Body, class... S>
+struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
+    cassette::detail::tuple<S...> values;
+    Body body;
+    static constexpr std::string_view name = "let";
+
+    constexpr auto children() const {
+        return boost::hana::unpack(values, [&](S const&... v) { return boost::hana::make_basic_tuple(v..., body); });
+    }
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return boost::hana::unpack(values, [&](S const&... v) -> decltype(auto) { return fn(v..., body); });
+    }
+    template <class... C>
+    constexpr auto with_children(C const&... c) const {
+        cassette::detail::tuple<C const&...> const all{{c}...};
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            using children = boost::mp11::mp_list<C...>;
+            return shared_values<K, boost::mp11::mp_back<children>, boost::mp11::mp_at_c<children, I>...>{
+                {}, {{cassette::detail::get<I>(all)}...}, cassette::detail::get<sizeof...(S)>(all)};
+        }(std::index_sequence_for<S...>{});
+    }
+
+    // Listed as lets are: each value's statements, then the body reading them.
+    template <class Lister>
+    std::string list(Lister& l) const {
+        std::vector<std::string> texts;
+        boost::hana::unpack(values, [&](S const&... v) { (texts.push_back(l.operand(v)), ...); });
+        return l.template with_variables<cse_variable<K>>(std::move(texts), [&] { return l.operand(body); });
+    }
+
+    template <class Fr>
+    constexpr auto evaluate(Fr const& fr) const {
+        return evaluate(fr, std::index_sequence_for<S...>{});
+    }
+    template <class Fr, std::size_t... I>
+    constexpr auto evaluate(Fr const& fr, std::index_sequence<I...>) const {
+        using engine = cassette::detail::engine;
+        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::let);
+        cassette::detail::tuple<decltype(engine::eval(cassette::detail::get<I>(values), fr))...> const bound{
+            {engine::eval(cassette::detail::get<I>(values), fr)}...};
+        return engine::eval(body, cassette::detail::bind<cse_variable<K>>(fr, bound));
+    }
+};
 
 // Binds each repeated subtree (choose_bindings) once at the region's root, in one walk.
 // Same-typed subtrees are the same expression unless their constants differ: such an
 // occurrence keeps its own expression behind a decided if_ on the values' equality.
-template <class R, class... S, std::size_t... K>
-constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<K...>) {
+template <class R, class... S, std::size_t... I>
+constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>) {
     if constexpr (sizeof...(S) == 0) {
         return region;
     } else {
         using bound = boost::mp11::mp_list<S...>;
-        constexpr std::size_t first_number = cse_numbers_above<R>::value;
+        constexpr std::size_t number = cse_numbers_above<R>::value;
         cassette::detail::tuple<S const*...> first{};
-        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, first_number>{first});
-        return (binding<first_number + K, S>{*static_cast<cassette::detail::leaf<K, S const*> const&>(first).value} ->* ... ->*
-                uses);
+        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, number>{first});
+        return shared_values<number, std::remove_const_t<decltype(uses)>, S...>{{}, {{*cassette::detail::get<I>(first)}...}, uses};
     }
 }
 
