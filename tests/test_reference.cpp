@@ -327,6 +327,11 @@ template <class Node>
 struct is_exp_call : std::false_type {};
 template <class X>
 struct is_exp_call<ir::call<op::exp_t, X>> : std::true_type {};
+
+template <class Node>
+struct arguments : std::integral_constant<std::size_t, 0> {};
+template <class F, class... X>
+struct arguments<ir::call<F, X...>> : std::integral_constant<std::size_t, sizeof...(X)> {};
 //]
 
 TEST_CASE("passes, the IR, listings", "[reference]") {
@@ -346,6 +351,7 @@ TEST_CASE("passes, the IR, listings", "[reference]") {
     STATIC_REQUIRE(ir::node_kind_of<body>::value == ir::node_kind::call && ir::arity_of<body>::value == 2);
     STATIC_REQUIRE(ir::call_count<body> == 2 && ir::call_count_of<ir::param<0>>::value == 0);
     STATIC_REQUIRE(ir::any_node<is_exp_call, body> && !ir::any_node_of<ir::is_self_call, body>::value);
+    STATIC_REQUIRE(ir::max_over_nodes<arguments, body>::value == 2 && !ir::special_form_of<body>::value);
     //]
     //[transform
     // Every exp(x) becomes exp(x) - 1: the rule matches a pattern, and builds nodes with the

@@ -197,7 +197,7 @@ template <class F, class... A>
 struct node_count<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + (node_count<A>::value + ... + 0)> {};
 
 template <class N>
-struct has_constant : std::bool_constant<ir::is_constant<N>> {};
+struct has_constant : std::bool_constant<ir::node_kind_of<N>::value == ir::node_kind::constant> {};
 template <class F, class... A>
 struct has_constant<ir::call<F, A...>> : std::bool_constant<has_constant<F>::value || (has_constant<A>::value || ...)> {};
 
@@ -453,7 +453,7 @@ constexpr auto cse_region(R const& region) {
 struct cse_t {
     struct rule {
         template <class N>
-            requires ir::is_special_form<N>
+            requires ir::special_form_of<N>::value
         constexpr auto operator()(N const& n) const {
             return ir::map_children(n, [](auto const& child) { return detail::cse_region(child); });
         }

@@ -130,11 +130,13 @@ inline constexpr bool is_call = node_kind_of<T>::value == node_kind::call;
 template <class T>
 inline constexpr bool is_constant = node_kind_of<T>::value == node_kind::constant;
 
-// Special forms evaluate lazily or bind variables: conditional, let_in, loop.
+// Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
 template <class T>
-inline constexpr bool is_special_form =
-    node_kind_of<T>::value == node_kind::conditional || node_kind_of<T>::value == node_kind::let ||
-    node_kind_of<T>::value == node_kind::loop || node_kind_of<T>::value == node_kind::extension;
+struct special_form_of
+    : std::bool_constant<node_kind_of<T>::value == node_kind::conditional || node_kind_of<T>::value == node_kind::let ||
+                         node_kind_of<T>::value == node_kind::loop || node_kind_of<T>::value == node_kind::extension> {};
+template <class T>
+inline constexpr bool is_special_form = special_form_of<T>::value;
 
 // The same node with each child c replaced by fn(c); leaves (param, constant, var) as they are.
 template <class Node, class Fn>
@@ -208,7 +210,7 @@ constexpr auto transform(Expr const& e, Rule const& rule) {
         return detail::rewrite_call(e.fn, e.args, rule);
     } else {
         auto const rebuilt = detail::rewrite_children(e, rule);
-        if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
+        if constexpr (std::is_invocable<Rule const&, decltype(rebuilt) const&>::value)
             return ir::as_node(rule(rebuilt));
         else
             return rebuilt;
@@ -235,7 +237,7 @@ constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index
         {},
         detail::rewrite_callee(fn, rule),
         {{ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)}...}};
-    if constexpr (std::is_invocable_v<Rule const&, decltype(rebuilt) const&>)
+    if constexpr (std::is_invocable<Rule const&, decltype(rebuilt) const&>::value)
         return ir::as_node(rule(rebuilt));
     else
         return rebuilt;
