@@ -228,13 +228,6 @@ template <class F, class... A>
 struct type_hash<ir::call<F, A...>>
     : std::integral_constant<std::uint64_t, detail::combine({4, type_hash<F>::value, type_hash<A>::value...})> {};
 
-// Indices ordered by decreasing size, then increasing index. A class, not a lambda: the
-// functions std::sort instantiates are named with it, and a lambda's type would name the region.
-struct larger_first {
-    std::size_t const* size;
-    constexpr bool operator()(std::size_t a, std::size_t b) const { return size[a] != size[b] ? size[a] > size[b] : a < b; }
-};
-
 template <std::size_t N>
 struct bindings {
     std::array<std::size_t, N> index{};  // into the region's calls: each binding's first occurrence
@@ -244,8 +237,10 @@ struct bindings {
 // The subtrees CSE binds, in the order it binds them: the largest pure call type that occurs
 // at least twice in the region, then the largest that still does once its occurrences are
 // gone, and so on (ties: the first to occur). Types are compared by their hash, then
-// their identity (type_key's address), only among calls of the same size, in one constant
-// evaluation: comparing them as types would instantiate a trait for every pair.
+// their identity (type_key's address), in one constant evaluation: comparing them as types
+// would instantiate a trait for every pair. Linear in the region's calls, in the steps
+// Clang's constant evaluator counts (at most 2^20): a counting sort by size, and a table of
+// the types seen, by hash.
 template <class... T>
 constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
@@ -253,31 +248,47 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     if constexpr (n != 0) {
         constexpr std::uint64_t hash[] = {type_hash<T>::value...};
         constexpr void const* key[] = {&cassette::detail::type_key<T>...};
-        auto const same = [&](std::size_t i, std::size_t j) { return hash[i] == hash[j] && key[i] == key[j]; };
         constexpr std::size_t size[] = {node_count<T>::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in region_calls
         constexpr bool pure[] = {pure_tree<T>::value...};
+        constexpr std::size_t largest = std::max({node_count<T>::value...});
+
+        // The calls by decreasing size, in order of occurrence within a size.
+        std::array<std::size_t, largest + 2> first_of{};  // first_of[s]: where size s starts
+        for (std::size_t i = 0; i != n; ++i) ++first_of[size[i]];
+        for (std::size_t s = largest + 1, at = 0; s-- != 0;) at += std::exchange(first_of[s], at);
         std::array<std::size_t, n> order{};
-        for (std::size_t i = 0; i != n; ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), larger_first{size});
+        {
+            std::array<std::size_t, largest + 2> next = first_of;
+            for (std::size_t i = 0; i != n; ++i) order[next[size[i]]++] = i;
+        }
+
         std::array<bool, n> present{};  // not inside an occurrence already bound
         present.fill(true);
+        std::array<std::size_t, 2 * n> table{};  // open addressing by hash: a call of each type seen
+        table.fill(n);
+        std::array<std::size_t, n> first{};  // the first present occurrence of each call's type
+        std::array<std::size_t, n> occurrences{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
-        for (std::size_t first = 0, last = 0; first != n; first = last) {
-            while (last != n && size[order[last]] == size[order[first]]) ++last;
-            for (std::size_t p = first; p != last; ++p) {
+        for (std::size_t group = 0, end = 0; group != n; group = end) {
+            while (end != n && size[order[end]] == size[order[group]]) ++end;
+            for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
                 if (!present[i] || !pure[i]) continue;
-                bool repeated = false;
-                for (std::size_t q = p + 1; q != last && !repeated; ++q)
-                    repeated = present[order[q]] && same(order[q], i);
-                if (!repeated) continue;
-                chosen.index[chosen.count++] = i;
-                for (std::size_t q = p; q != last; ++q) {
-                    std::size_t const j = order[q];
-                    if (present[j] && same(j, i))
-                        for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) present[k] = false;
-                }
+                std::size_t h = hash[i] % table.size();
+                while (table[h] != n && !(hash[table[h]] == hash[i] && key[table[h]] == key[i])) h = (h + 1) % table.size();
+                if (table[h] == n) table[h] = i;
+                first[i] = table[h];
+                ++occurrences[table[h]];
+            }
+            for (std::size_t p = group; p != end; ++p) {
+                std::size_t const i = order[p];
+                if (present[i] && pure[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
+            }
+            for (std::size_t p = group; p != end; ++p) {
+                std::size_t const j = order[p];
+                if (present[j] && pure[j] && occurrences[first[j]] >= 2)
+                    for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) present[k] = false;
             }
         }
     }
