@@ -169,6 +169,7 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
         return cassette::if_(n >= 1, (cassette::self(x * 0.5, n - 1) + cassette::self(x, n - 2)) * x, 1.5);
     });
     STATIC_REQUIRE(ir::calls_self<std::remove_const_t<decltype(passes::cse(decltype(r)::body<2>))>>);
+    STATIC_REQUIRE(ir::any_node_of<ir::special_form_of, decltype(r)::body_type<2>>::value);  // the if_ itself
     for (int n = 0; n != 6; ++n) CHECK(cassette::overdub(with_pass<passes::cse>{}, r, 0.7, n) == recursive_twin(0.7, n));
 
     // Three repeated subtrees, bound together: each is evaluated once, and the listing reads them.

@@ -472,7 +472,10 @@ struct cse_t {
 
     template <class Body>
     constexpr auto operator()(Body const& body) const {
-        return detail::cse_region(ir::transform(body, rule{}));
+        if constexpr (ir::any_node_of<ir::special_form_of, Body>::value)
+            return detail::cse_region(ir::transform(body, rule{}));
+        else
+            return detail::cse_region(body);  // a walk that would change nothing, not taken
     }
 };
 inline constexpr cse_t cse{};

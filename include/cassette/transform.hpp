@@ -58,35 +58,32 @@ struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
 template <class T>
 inline constexpr node_kind kind_of = node_kind_of<T>::value;
 
-// The largest Value<node>::value over every node of a tree, looking into every child (0 for a
-// tree of none); any_node_of is its yes-or-no form. Classes, read by the library, with a
-// variable template for users (see node_kind_of).
+// The largest Value<node>::value over every node of a tree, special forms and the nodes in
+// them included (0 for a tree of none); any_node_of is its yes-or-no form. Classes, read by
+// the library, with a variable template for users (see node_kind_of).
 template <template <class> class Value, class Node>
-struct max_over_nodes : std::integral_constant<std::size_t, Value<Node>::value> {};
-template <template <class> class Value, class F, class... Args>
-struct max_over_nodes<Value, call<F, Args...>>
-    : std::integral_constant<std::size_t, std::max({std::size_t{Value<call<F, Args...>>::value},
-                                                    max_over_nodes<Value, F>::value, max_over_nodes<Value, Args>::value...})> {
-};
-template <template <class> class Value, class C, class T, class E>
-struct max_over_nodes<Value, conditional<C, T, E>>
-    : std::integral_constant<std::size_t, std::max({max_over_nodes<Value, C>::value, max_over_nodes<Value, T>::value,
-                                                    max_over_nodes<Value, E>::value})> {};
-template <template <class> class Value, class Id, class V, class B>
-struct max_over_nodes<Value, let_in<Id, V, B>>
-    : std::integral_constant<std::size_t, std::max(max_over_nodes<Value, V>::value, max_over_nodes<Value, B>::value)> {};
-template <template <class> class Value, class Id, class F, class L, class I, class B>
-struct max_over_nodes<Value, loop<Id, F, L, I, B>>
-    : std::integral_constant<std::size_t, std::max({max_over_nodes<Value, F>::value, max_over_nodes<Value, L>::value,
-                                                    max_over_nodes<Value, I>::value, max_over_nodes<Value, B>::value})> {};
+struct max_over_nodes;
+template <template <class> class Value, class Node, class... Children>
+using max_over_node_and = std::integral_constant<
+    std::size_t, std::max({std::size_t{Value<Node>::value}, std::size_t{max_over_nodes<Value, Children>::value}...})>;
 
-template <template <class> class Value, class Children>
-struct max_over_children;
-template <template <class> class Value, class... C>
-struct max_over_children<Value, boost::hana::basic_tuple<C...>>
-    : std::integral_constant<std::size_t, std::max({std::size_t{0}, max_over_nodes<Value, C>::value...})> {};
+template <template <class> class Value, class Node>
+struct max_over_nodes : max_over_node_and<Value, Node> {};
+template <template <class> class Value, class F, class... Args>
+struct max_over_nodes<Value, call<F, Args...>> : max_over_node_and<Value, call<F, Args...>, F, Args...> {};
+template <template <class> class Value, class C, class T, class E>
+struct max_over_nodes<Value, conditional<C, T, E>> : max_over_node_and<Value, conditional<C, T, E>, C, T, E> {};
+template <template <class> class Value, class Id, class V, class B>
+struct max_over_nodes<Value, let_in<Id, V, B>> : max_over_node_and<Value, let_in<Id, V, B>, V, B> {};
+template <template <class> class Value, class Id, class F, class L, class I, class B>
+struct max_over_nodes<Value, loop<Id, F, L, I, B>> : max_over_node_and<Value, loop<Id, F, L, I, B>, F, L, I, B> {};
+
+template <template <class> class Value, class N, class Children>
+struct max_over_extension;
+template <template <class> class Value, class N, class... C>
+struct max_over_extension<Value, N, boost::hana::basic_tuple<C...>> : max_over_node_and<Value, N, C...> {};
 template <template <class> class Value, extension_node N>
-struct max_over_nodes<Value, N> : max_over_children<Value, decltype(std::declval<N const&>().children())> {};
+struct max_over_nodes<Value, N> : max_over_extension<Value, N, decltype(std::declval<N const&>().children())> {};
 
 // Whether some node of a tree satisfies Is (a trait with `value`).
 template <template <class> class Is, class Node>
