@@ -322,12 +322,19 @@ struct uses_of;
 template <class... S, std::size_t Number>
 struct uses_of<boost::mp11::mp_list<S...>, Number> {
     cassette::detail::tuple<S const*...>& first;
+    // Whether first holds an occurrence yet: GCC cannot compare the address of a static body's
+    // node with nullptr in a constant expression under -fno-delete-null-pointer-checks (as
+    // -fsanitize=undefined sets it).
+    std::array<bool, sizeof...(S)>& seen;
 
     template <class N>
     constexpr auto operator()(N const& s) const {
         constexpr std::size_t k = boost::mp11::mp_find<boost::mp11::mp_list<S...>, N>::value;
         N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
-        if (f == nullptr) f = &s;
+        if (!seen[k]) {
+            f = &s;
+            seen[k] = true;
+        }
         using t = ir::var<cse_variable<Number>, k>;
         if constexpr (has_constant<N>::value)
             return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, *f)), t{}, s};
@@ -444,7 +451,8 @@ constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::ind
         using bound = boost::mp11::mp_list<S...>;
         constexpr std::size_t number = cse_numbers_above<R>::value;
         cassette::detail::tuple<S const*...> first{};
-        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, number>{first});
+        std::array<bool, sizeof...(S)> seen{};
+        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, number>{first, seen});
         return shared_values<number, std::remove_const_t<decltype(uses)>, S...>{{}, {{*cassette::detail::get<I>(first)}...}, uses};
     }
 }
