@@ -172,6 +172,13 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
     STATIC_REQUIRE(ir::any_node_of<ir::special_form_of, decltype(r)::body_type<2>>::value);  // the if_ itself
     for (int n = 0; n != 6; ++n) CHECK(cassette::overdub(with_pass<passes::cse>{}, r, 0.7, n) == recursive_twin(0.7, n));
 
+    // Same-typed subtrees whose constants differ only inside an if_ are different expressions.
+    constexpr auto h = cassette::function<"h">([](auto x) {
+        return cassette::sin(cassette::if_(x > 0.0, x, 1.0)) + cassette::sin(cassette::if_(x > 0.0, x, 2.0));
+    });
+    double const sin1 = std::sin(1.0), sin2 = std::sin(2.0);
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, h, -1.0) == sin1 + sin2);
+
     // Three repeated subtrees, bound together: each is evaluated once, and the listing reads them.
     constexpr auto g = cassette::function<"g">([](auto x, auto y) {
         auto p = x * y;

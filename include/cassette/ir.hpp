@@ -175,9 +175,8 @@ struct var : symbolic<var<Id, K>> {
     char nonempty_ = 0;  // see param
 };
 
-// The special forms are aggregates too, for the same reason: `conditional<C, T, E>{{}, c, t, e}`.
-
-// cassette::if_: only the taken branch is evaluated.
+// cassette::if_: only the taken branch is evaluated. The special forms are aggregates too, for
+// the reason given at call: `conditional<C, T, E>{{}, c, t, e}`.
 template <class Cond, class Then, class Else>
 struct conditional : symbolic<conditional<Cond, Then, Else>> {
     Cond cond;

@@ -162,9 +162,14 @@ struct region_calls<ir::call<F, A...>> {
 };
 
 // Traits asked of every call of a region are classes, not variable templates: GCC names every
-// instance of a variable template, and a node type's name spells its subtree.
+// instance of a variable template, and a node type's name spells its subtree. They look into
+// every node, special forms included (ir::any_node_of).
 template <class N>
-struct pure_tree : std::true_type {};
+struct impure_call : std::false_type {};
+
+// A tree is pure when none of its calls is impure.
+template <class N>
+struct pure_tree : std::bool_constant<!ir::any_node_of<impure_call, N>::value> {};
 
 template <class F, std::size_t Arity>
 constexpr bool pure_callee() {
@@ -173,23 +178,8 @@ constexpr bool pure_callee() {
     else
         return is_pure<F>;
 }
-
 template <class F, class... A>
-struct pure_tree<ir::call<F, A...>> : std::bool_constant<detail::pure_callee<F, sizeof...(A)>() && (pure_tree<A>::value && ...)> {};
-
-template <class Children>
-struct pure_children : std::false_type {};
-template <class... C>
-struct pure_children<boost::hana::basic_tuple<C...>> : std::bool_constant<(pure_tree<C>::value && ...)> {};
-template <ir::extension_node N>
-struct pure_tree<N> : pure_children<decltype(std::declval<N const&>().children())> {};
-template <class C, class T, class E>
-struct pure_tree<ir::conditional<C, T, E>> : std::bool_constant<pure_tree<C>::value && pure_tree<T>::value && pure_tree<E>::value> {};
-template <class Id, class V, class B>
-struct pure_tree<ir::let_in<Id, V, B>> : std::bool_constant<pure_tree<V>::value && pure_tree<B>::value> {};
-template <class Id, class F, class L, class I, class B>
-struct pure_tree<ir::loop<Id, F, L, I, B>>
-    : std::bool_constant<pure_tree<F>::value && pure_tree<L>::value && pure_tree<I>::value && pure_tree<B>::value> {};
+struct impure_call<ir::call<F, A...>> : std::bool_constant<!detail::pure_callee<F, sizeof...(A)>()> {};
 
 template <class N>
 struct node_count : std::integral_constant<std::size_t, 1> {};
@@ -197,9 +187,10 @@ template <class F, class... A>
 struct node_count<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + (node_count<A>::value + ... + 0)> {};
 
 template <class N>
-struct has_constant : std::bool_constant<ir::node_kind_of<N>::value == ir::node_kind::constant> {};
-template <class F, class... A>
-struct has_constant<ir::call<F, A...>> : std::bool_constant<has_constant<F>::value || (has_constant<A>::value || ...)> {};
+struct is_constant_node : std::bool_constant<ir::node_kind_of<N>::value == ir::node_kind::constant> {};
+// Whether two same-typed trees can differ: by a constant anywhere in them.
+template <class N>
+struct has_constant : ir::any_node_of<is_constant_node, N> {};
 
 // A hash of a type's structure, so that calls are compared as types only when their hashes
 // agree: GCC cannot compare the addresses of two different objects in a constant expression
@@ -428,10 +419,10 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
 
     template <class Fr>
     constexpr auto evaluate(Fr const& fr) const {
-        return evaluate(fr, std::index_sequence_for<S...>{});
+        return evaluate_each(fr, std::index_sequence_for<S...>{});
     }
     template <class Fr, std::size_t... I>
-    constexpr auto evaluate(Fr const& fr, std::index_sequence<I...>) const {
+    constexpr auto evaluate_each(Fr const& fr, std::index_sequence<I...>) const {
         using engine = cassette::detail::engine;
         [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::let);
         cassette::detail::tuple<decltype(engine::eval(cassette::detail::get<I>(values), fr))...> const bound{
