@@ -175,13 +175,26 @@ struct var : symbolic<var<Id, K>> {
     char nonempty_ = 0;  // see param
 };
 
-// cassette::if_: only the taken branch is evaluated. The special forms are aggregates too, for
-// the reason given at call: `conditional<C, T, E>{{}, c, t, e}`.
+// The special forms. Each is an aggregate, for the reason given at call
+// (`conditional<C, T, E>{{}, c, t, e}`), and shows its children to every traversal through
+// the members any node kind has (see ir::form_node): visit_children(fn) calls fn with
+// references to them, with_children(c...) is the same form over new ones.
+
+// cassette::if_: only the taken branch is evaluated.
 template <class Cond, class Then, class Else>
 struct conditional : symbolic<conditional<Cond, Then, Else>> {
     Cond cond;
     Then then_;
     Else else_;
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(cond, then_, else_);
+    }
+    template <class C, class T, class E>
+    constexpr auto with_children(C const& c, T const& t, E const& e) const {
+        return conditional<C, T, E>{{}, c, t, e};
+    }
 };
 
 // cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
@@ -189,6 +202,15 @@ template <class Id, class Value, class Body>
 struct let_in : symbolic<let_in<Id, Value, Body>> {
     Value value;
     Body body;
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(value, body);
+    }
+    template <class V, class B>
+    constexpr auto with_children(V const& v, B const& b) const {
+        return let_in<Id, V, B>{{}, v, b};
+    }
 };
 
 // cassette::fold: acc = init; for i in [first, last): acc = body(var<Id, 0> = i, var<Id, 1> = acc).
@@ -198,6 +220,15 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     Last last;
     Init init;
     Body body;
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(first, last, init, body);
+    }
+    template <class F, class L, class I, class B>
+    constexpr auto with_children(F const& f, L const& l, I const& i, B const& b) const {
+        return loop<Id, F, L, I, B>{{}, f, l, i, b};
+    }
 };
 
 }  // namespace cassette::ir

@@ -392,9 +392,6 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
     Body body;
     static constexpr std::string_view name = "let";
 
-    constexpr auto children() const {
-        return boost::hana::unpack(values, [&](S const&... v) { return boost::hana::make_basic_tuple(v..., body); });
-    }
     template <class Fn>
     constexpr decltype(auto) visit_children(Fn&& fn) const {
         return boost::hana::unpack(values, [&](S const&... v) -> decltype(auto) { return fn(v..., body); });

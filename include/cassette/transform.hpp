@@ -16,11 +16,23 @@
 
 namespace cassette::ir {
 
-// Node kinds defined outside the IR (ad::derivative's) take part in traversals through two
-// members: children(), a hana tuple of their child nodes, and with_children(c...), the same
-// node rebuilt from new children. They bind variables, so they are special forms too.
+namespace detail {
+struct child_types {
+    template <class... C>
+    constexpr boost::mp11::mp_list<C...> operator()(C const&...) const {
+        return {};
+    }
+};
+}  // namespace detail
+
+// A node other than a call or a leaf: if_, let, fold, and node kinds defined outside the IR
+// (ad::derivative's). Every traversal reaches its children through two members:
+// visit_children(fn), fn called with references to the children, and with_children(c...),
+// the same node over new children.
 template <class T>
-concept extension_node = expression<T> && requires(T const& n) { n.children(); };
+concept form_node = expression<T> && requires(T const& n) { n.visit_children(detail::child_types{}); };
+template <class T>
+using children_of = decltype(std::declval<T const&>().visit_children(detail::child_types{}));
 
 // Every node's kind, in one place: traversals dispatch on it (a partial specialisation
 // matches a node's type without deducing against all of it, as overloading would).
@@ -35,7 +47,7 @@ namespace detail {
 template <node_kind K>
 using kind_constant = std::integral_constant<node_kind, K>;
 template <class T>
-struct kind_of_unqualified : kind_constant<extension_node<T> ? node_kind::extension : node_kind::other> {};
+struct kind_of_unqualified : kind_constant<form_node<T> ? node_kind::extension : node_kind::other> {};
 template <std::size_t I>
 struct kind_of_unqualified<param<I>> : kind_constant<node_kind::param> {};
 template <class T>
@@ -58,6 +70,10 @@ struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
 template <class T>
 inline constexpr node_kind kind_of = node_kind_of<T>::value;
 
+// A node kind defined outside the IR.
+template <class T>
+concept extension_node = node_kind_of<T>::value == node_kind::extension;
+
 // The largest Value<node>::value over every node of a tree, special forms and the nodes in
 // them included (0 for a tree of none); any_node_of is its yes-or-no form. Classes, read by
 // the library, with a variable template for users (see node_kind_of).
@@ -71,19 +87,12 @@ template <template <class> class Value, class Node>
 struct max_over_nodes : max_over_node_and<Value, Node> {};
 template <template <class> class Value, class F, class... Args>
 struct max_over_nodes<Value, call<F, Args...>> : max_over_node_and<Value, call<F, Args...>, F, Args...> {};
-template <template <class> class Value, class C, class T, class E>
-struct max_over_nodes<Value, conditional<C, T, E>> : max_over_node_and<Value, conditional<C, T, E>, C, T, E> {};
-template <template <class> class Value, class Id, class V, class B>
-struct max_over_nodes<Value, let_in<Id, V, B>> : max_over_node_and<Value, let_in<Id, V, B>, V, B> {};
-template <template <class> class Value, class Id, class F, class L, class I, class B>
-struct max_over_nodes<Value, loop<Id, F, L, I, B>> : max_over_node_and<Value, loop<Id, F, L, I, B>, F, L, I, B> {};
-
 template <template <class> class Value, class N, class Children>
-struct max_over_extension;
+struct max_over_form;
 template <template <class> class Value, class N, class... C>
-struct max_over_extension<Value, N, boost::hana::basic_tuple<C...>> : max_over_node_and<Value, N, C...> {};
-template <template <class> class Value, extension_node N>
-struct max_over_nodes<Value, N> : max_over_extension<Value, N, decltype(std::declval<N const&>().children())> {};
+struct max_over_form<Value, N, boost::mp11::mp_list<C...>> : max_over_node_and<Value, N, C...> {};
+template <template <class> class Value, form_node N>
+struct max_over_nodes<Value, N> : max_over_form<Value, N, children_of<N>> {};
 
 // Whether some node of a tree satisfies Is (a trait with `value`).
 template <template <class> class Is, class Node>
@@ -129,9 +138,7 @@ inline constexpr bool is_constant = node_kind_of<T>::value == node_kind::constan
 
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
 template <class T>
-struct special_form_of
-    : std::bool_constant<node_kind_of<T>::value == node_kind::conditional || node_kind_of<T>::value == node_kind::let ||
-                         node_kind_of<T>::value == node_kind::loop || node_kind_of<T>::value == node_kind::extension> {};
+struct special_form_of : std::bool_constant<form_node<T>> {};
 template <class T>
 inline constexpr bool is_special_form = special_form_of<T>::value;
 
@@ -156,33 +163,13 @@ constexpr auto map_children(call<F, A...> const& n, Fn const& fn) {
     });
 }
 
-template <extension_node N, class Fn>
+// A form's children are mapped left to right (a braced list fixes the order).
+template <form_node N, class Fn>
 constexpr auto map_children(N const& n, Fn const& fn) {
-    return boost::hana::unpack(n.children(), [&](auto const&... c) { return n.with_children(ir::as_node(fn(c))...); });
-}
-
-template <class C, class T, class E, class Fn>
-constexpr auto map_children(conditional<C, T, E> const& n, Fn const& fn) {
-    auto c = ir::as_node(fn(n.cond));
-    auto t = ir::as_node(fn(n.then_));
-    auto e = ir::as_node(fn(n.else_));
-    return conditional<decltype(c), decltype(t), decltype(e)>{{}, c, t, e};
-}
-
-template <class Id, class V, class B, class Fn>
-constexpr auto map_children(let_in<Id, V, B> const& n, Fn const& fn) {
-    auto v = ir::as_node(fn(n.value));
-    auto b = ir::as_node(fn(n.body));
-    return let_in<Id, decltype(v), decltype(b)>{{}, v, b};
-}
-
-template <class Id, class F, class L, class I, class B, class Fn>
-constexpr auto map_children(loop<Id, F, L, I, B> const& n, Fn const& fn) {
-    auto f = ir::as_node(fn(n.first));
-    auto l = ir::as_node(fn(n.last));
-    auto i = ir::as_node(fn(n.init));
-    auto b = ir::as_node(fn(n.body));
-    return loop<Id, decltype(f), decltype(l), decltype(i), decltype(b)>{{}, f, l, i, b};
+    return n.visit_children([&](auto const&... c) {
+        boost::hana::basic_tuple<node_t<decltype(fn(c))>...> const mapped{ir::as_node(fn(c))...};
+        return boost::hana::unpack(mapped, [&](auto const&... m) { return n.with_children(m...); });
+    });
 }
 
 namespace detail {
@@ -273,26 +260,11 @@ constexpr bool equal(call<F, A...> const& a, call<F, A...> const& b) {
     }(std::index_sequence_for<A...>{});
 }
 
-template <extension_node N>
+template <form_node N>
 constexpr bool equal(N const& a, N const& b) {
-    return boost::hana::unpack(a.children(), [&](auto const&... x) {
-        return boost::hana::unpack(b.children(), [&](auto const&... y) { return (equal(x, y) && ...); });
+    return a.visit_children([&](auto const&... x) {
+        return b.visit_children([&](auto const&... y) { return (equal(x, y) && ...); });
     });
-}
-
-template <class C, class T, class E>
-constexpr bool equal(conditional<C, T, E> const& a, conditional<C, T, E> const& b) {
-    return equal(a.cond, b.cond) && equal(a.then_, b.then_) && equal(a.else_, b.else_);
-}
-
-template <class Id, class V, class B>
-constexpr bool equal(let_in<Id, V, B> const& a, let_in<Id, V, B> const& b) {
-    return equal(a.value, b.value) && equal(a.body, b.body);
-}
-
-template <class Id, class F, class L, class I, class B>
-constexpr bool equal(loop<Id, F, L, I, B> const& a, loop<Id, F, L, I, B> const& b) {
-    return equal(a.first, b.first) && equal(a.last, b.last) && equal(a.init, b.init) && equal(a.body, b.body);
 }
 
 }  // namespace cassette::ir

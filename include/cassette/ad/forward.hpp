@@ -9,7 +9,6 @@
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
-#include <boost/hana/basic_tuple.hpp>
 
 #include <algorithm>
 #include <array>
@@ -428,7 +427,6 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
 
     constexpr derivative_node(Body b, At a) : body(b), at(a) {}
 
-    constexpr auto children() const { return boost::hana::make_basic_tuple(body, at); }
     template <class Fn>
     constexpr decltype(auto) visit_children(Fn&& fn) const {
         return fn(body, at);
