@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -43,6 +44,49 @@ template <auto const& Pass>
 struct with_pass : counter {
     static constexpr auto pass = Pass;
 };
+
+//[form_of_your_own
+// unless_zero(a, b): a, unless it is zero; then b, which is evaluated only then.
+template <class A, class B>
+struct unless_zero : cassette::ir::symbolic<unless_zero<A, B>> {
+    A a;
+    B b;
+    static constexpr std::string_view name = "unless_zero";
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(a, b);
+    }
+    template <class A2, class B2>
+    constexpr auto with_children(A2 const& a2, B2 const& b2) const {
+        return unless_zero<A2, B2>{{}, a2, b2};
+    }
+
+    template <class Frame>
+    constexpr auto evaluate(Frame const& frame) const {
+        using result = std::common_type_t<std::remove_cvref_t<decltype(frame.eval(a))>,
+                                          std::remove_cvref_t<decltype(frame.eval(b))>>;
+        decltype(auto) first = frame.eval(a);
+        if (frame.primal(first) != 0) return result(first);
+        return result(frame.eval(b));
+    }
+
+    template <class Lister>
+    std::string list(Lister& lister) const {
+        std::string const first = lister.operand(a);
+        std::string const result = "%" + std::to_string(lister.number());
+        lister.line(result + " = unless_zero " + first);
+        lister.nested([&] { lister.line("yield " + lister.operand(b)); });
+        lister.line("end");
+        return result;
+    }
+};
+
+template <class A, class B>
+constexpr auto unless_zero_of(A const& a, B const& b) {
+    return unless_zero<ir::node_t<A>, ir::node_t<B>>{{}, ir::as_node(a), ir::as_node(b)};
+}
+//]
 
 struct logger {
     std::vector<double>* seen;
@@ -257,4 +301,37 @@ TEST_CASE("code_overdubbed lists the hooks around each call, after the pass", "[
           "  %1 = overdub(ctx, cos, _1)\n"
           "  %2 = overdub(ctx, *, %1, 2)\n"
           "  return %2\n");
+}
+
+TEST_CASE("a form of a library's own is evaluated, rewritten, listed and drawn", "[passes][listing]") {
+    constexpr auto f = cassette::function<"f">([](auto x, auto y) { return unless_zero_of(x * 2.0, cassette::sin(y)); });
+    static_assert(ir::form_node<decltype(decltype(f)::body<2>)>);
+    CHECK(f(1.5, 0.25) == 3.0);
+    CHECK(f(0.0, 0.25) == std::sin(0.25));
+
+    // Hooks see the second operand's call only when it is evaluated.
+    counter c;
+    CHECK(cassette::overdub(c, f, 1.5, 0.25) == 3.0);
+    CHECK(c.calls == 1);
+    CHECK(cassette::overdub(c, f, 0.0, 0.25) == std::sin(0.25));
+    CHECK(c.calls == 3);
+
+    // A pass reaches inside it: sin becomes cos.
+    sin_to_cos rewritten;
+    CHECK(cassette::overdub(rewritten, f, 0.0, 0.25) == std::cos(0.25));
+    CHECK(cassette::overdub(rewritten, f, 0.5, 0.25) == 1.0);
+
+    CHECK(cassette::code_lowered(f, 1.0, 1.0) ==
+          "f(::double, ::double)\n"
+          "  %1 = *(_1, 2)\n"
+          "  %2 = unless_zero %1\n"
+          "    %3 = sin(_2)\n"
+          "    yield %3\n"
+          "  end\n"
+          "  return %2\n");
+
+    // Two parameters, the constant, the two calls and the form's own node.
+    constexpr auto g = cassette::graph::static_graph(f, 1.0, 1.0);
+    static_assert(g.nodes().size() == 6);
+    CHECK(g.nodes()[g.nodes().size() - 1].name == "unless_zero");
 }

@@ -65,4 +65,9 @@ struct nothing {
 // The context that does nothing: overdubbing under it is plain evaluation.
 struct null_context {};
 
+// The forms a context's region member hears of as the evaluator enters them: an if_, the
+// branch it takes, a let, a fold (with its bounds). What the member returns lives until the
+// form is left (graph::record draws each as a labelled subgraph).
+enum class region_kind : unsigned char { if_, then_, else_, let, fold };
+
 }  // namespace cassette

@@ -3,6 +3,7 @@
 // passes make new nodes with the same operators and functions (see primitives.hpp).
 #pragma once
 
+#include <cassette/detail/config.hpp>
 #include <cassette/detail/tuple.hpp>
 #include <cassette/fwd.hpp>
 
@@ -12,6 +13,7 @@
 #include <boost/mp11/list.hpp>
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 namespace cassette::detail {
@@ -124,6 +126,12 @@ struct constant : symbolic<constant<T>> {
     T value;
     constexpr explicit constant(T v) : value(v) {}
 };
+template <class T>
+struct is_constant_node : std::false_type {};
+template <class T>
+struct is_constant_node<constant<T>> : std::true_type {};
+template <class T>
+struct is_constant_node<T const> : is_constant_node<T> {};
 
 // `fn(args...)`. `fn` is a primitive, a traced function, any other callable, a node
 // (higher order: evaluated to the callable) or self_t (the enclosing traced function).
@@ -175,10 +183,12 @@ struct var : symbolic<var<Id, K>> {
     char nonempty_ = 0;  // see param
 };
 
-// The special forms. Each is an aggregate, for the reason given at call
-// (`conditional<C, T, E>{{}, c, t, e}`), and shows its children to every traversal through
-// the members any node kind has (see ir::form_node): visit_children(fn) calls fn with
-// references to them, with_children(c...) is the same form over new ones.
+// The special forms, each an aggregate for the reason given at call
+// (`conditional<C, T, E>{{}, c, t, e}`). Each is all in one place, through the members any
+// node kind of a library's own has too (see ir::form_node): visit_children(fn) calls fn with
+// references to its children, with_children(c...) is the same form over new ones, and
+// evaluate(frame) is what it means, its children evaluated with frame.eval(child), and
+// list(lister) how code_lowered writes it, its children's texts from lister.operand(child).
 
 // cassette::if_: only the taken branch is evaluated.
 template <class Cond, class Then, class Else>
@@ -195,6 +205,36 @@ struct conditional : symbolic<conditional<Cond, Then, Else>> {
     constexpr auto with_children(C const& c, T const& t, E const& e) const {
         return conditional<C, T, E>{{}, c, t, e};
     }
+
+    // The result type is spelled out, so a branch that calls self is not needed to deduce it.
+    template <class Fr>
+    CASSETTE_INLINE constexpr auto evaluate(Fr const& fr) const -> typename Fr::template branch_type<Then, Else> {
+        [[maybe_unused]] auto const form = fr.region(region_kind::if_);
+        if (fr.truth(fr.eval(cond))) {
+            [[maybe_unused]] auto const branch = fr.region(region_kind::then_);
+            return fr.eval(then_);
+        }
+        [[maybe_unused]] auto const branch = fr.region(region_kind::else_);
+        return fr.eval(else_);
+    }
+
+    // An if_ on a constant (what passes write) is already decided: only the live branch is
+    // listed, as only it is ever evaluated.
+    template <class Lister>
+    std::string list(Lister& l) const {
+        if constexpr (is_constant_node<Cond>::value) {
+            return cond.value ? l.operand(then_) : l.operand(else_);
+        } else {
+            std::string const condition = l.operand(cond);
+            std::string const result = "%" + std::to_string(l.number());
+            l.line(result + " = if " + condition);
+            l.nested([&] { l.line("yield " + l.operand(then_)); });
+            l.line("else");
+            l.nested([&] { l.line("yield " + l.operand(else_)); });
+            l.line("end");
+            return result;
+        }
+    }
 };
 
 // cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
@@ -210,6 +250,20 @@ struct let_in : symbolic<let_in<Id, Value, Body>> {
     template <class V, class B>
     constexpr auto with_children(V const& v, B const& b) const {
         return let_in<Id, V, B>{{}, v, b};
+    }
+
+    template <class Fr>
+    CASSETTE_INLINE constexpr auto evaluate(Fr const& fr) const {
+        [[maybe_unused]] auto const form = fr.region(region_kind::let);
+        decltype(auto) bound_value = fr.eval(value);
+        detail::tuple<decltype(bound_value) const&> const bound{{bound_value}};
+        return fr.template bind<Id>(bound).eval(body);
+    }
+
+    // The variable reads as the value it names.
+    template <class Lister>
+    std::string list(Lister& l) const {
+        return l.template with_variables<Id>({l.operand(value)}, [&] { return l.operand(body); });
     }
 };
 
@@ -228,6 +282,39 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     template <class F, class L, class I, class B>
     constexpr auto with_children(F const& f, L const& l, I const& i, B const& b) const {
         return loop<Id, F, L, I, B>{{}, f, l, i, b};
+    }
+
+    template <class Fr>
+    CASSETTE_INLINE constexpr auto evaluate(Fr const& fr) const {
+        decltype(auto) first_value = fr.eval(first);
+        decltype(auto) last_value = fr.eval(last);
+        [[maybe_unused]] auto const form = fr.region(region_kind::fold, first_value, last_value);
+        // The bounds without their tags: a loop counter is plain, whatever a context has tagged.
+        auto const from = fr.primal(first_value);
+        auto const to = fr.primal(last_value);
+        decltype(auto) init_value = fr.eval(init);
+        using index = std::common_type_t<std::remove_cvref_t<decltype(from)>, std::remove_cvref_t<decltype(to)>>;
+        using acc_type = typename Fr::template accumulator_type<Id, index, std::remove_cvref_t<decltype(init_value)>, Body>;
+        acc_type acc(init_value);
+        index const end = static_cast<index>(to);
+        for (index i = static_cast<index>(from); i < end; ++i) {
+            detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
+            acc = fr.template bind<Id>(bound).eval(body);
+        }
+        return acc;
+    }
+
+    template <class Lister>
+    std::string list(Lister& l) const {
+        std::string const from = l.operand(first), to = l.operand(last), start = l.operand(init);
+        std::string const k = std::to_string(l.number());
+        l.line("%" + k + " = for i" + k + " in " + from + ":" + to + ", acc" + k + " = " + start);
+        l.template with_variables<Id>({"i" + k, "acc" + k}, [&] {
+            l.nested([&] { l.line("acc" + k + " = " + l.operand(body)); });
+            return std::string();
+        });
+        l.line("end");
+        return "%" + k;
     }
 };
 

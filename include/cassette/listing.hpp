@@ -57,48 +57,9 @@ public:
         return result;
     }
 
-    // An if_ on a constant condition (what passes write) is already decided: only the live
-    // branch is listed, as only it is ever evaluated.
-    template <class C, class T, class E>
-    std::string operand(ir::conditional<C, T, E> const& n) {
-        if constexpr (ir::is_constant<C>) {
-            return n.cond.value ? operand(n.then_) : operand(n.else_);
-        } else {
-            std::string const cond = operand(n.cond);
-            std::string const result = "%" + std::to_string(next_++);
-            line(result + " = if " + cond);
-            nested([&] { line("yield " + operand(n.then_)); });
-            line("else");
-            nested([&] { line("yield " + operand(n.else_)); });
-            line("end");
-            return result;
-        }
-    }
-
-    template <class Id, class V, class B>
-    std::string operand(ir::let_in<Id, V, B> const& n) {
-        vars_.push_back({detail::type_id<Id>(), 0, operand(n.value)});
-        std::string const result = operand(n.body);
-        vars_.pop_back();
-        return result;
-    }
-
-    template <class Id, class F, class L, class I, class B>
-    std::string operand(ir::loop<Id, F, L, I, B> const& n) {
-        std::string const first = operand(n.first), last = operand(n.last), init = operand(n.init);
-        std::string const k = std::to_string(next_++);
-        line("%" + k + " = for i" + k + " in " + first + ":" + last + ", acc" + k + " = " + init);
-        vars_.push_back({detail::type_id<Id>(), 0, "i" + k});
-        vars_.push_back({detail::type_id<Id>(), 1, "acc" + k});
-        nested([&] { line("acc" + k + " = " + operand(n.body)); });
-        vars_.pop_back();
-        vars_.pop_back();
-        line("end");
-        return "%" + k;
-    }
-
-    // Node kinds defined outside the IR list themselves with number, line and with_variable.
-    template <ir::extension_node N>
+    // Forms (if_, let, fold, node kinds of a library's own) list themselves, with operand,
+    // number, line, nested and with_variables.
+    template <ir::form_node N>
     std::string operand(N const& n) {
         return n.list(*this);
     }
@@ -125,6 +86,13 @@ public:
         vars_.pop_back();
     }
 
+    template <class Fn>
+    void nested(Fn&& fn) {
+        ++depth_;
+        fn();
+        --depth_;
+    }
+
 private:
     template <class F>
     std::string callee_text(F const& fn) {
@@ -134,13 +102,6 @@ private:
             return operand(fn);
         else
             return std::string(cassette::name_of(fn));
-    }
-
-    template <class Fn>
-    void nested(Fn&& fn) {
-        ++depth_;
-        fn();
-        --depth_;
     }
 
     struct bound {

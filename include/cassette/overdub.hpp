@@ -17,11 +17,6 @@
 
 namespace cassette {
 
-// The forms a context's region member hears of as the evaluator enters them: an if_, the
-// branch it takes, a let, a fold (with its bounds). What the member returns lives until the
-// form is left (graph::record draws each as a labelled subgraph).
-enum class region_kind : unsigned char { if_, then_, else_, let, fold };
-
 // A view of a context whose prehook/posthook injection is removed at compile time;
 // its overdub and fallback members still apply.
 // Ctx is a reference to the viewed context, or the context itself when the view was made
@@ -121,6 +116,24 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
     static constexpr std::size_t value = sizeof...(Ids) - 1 - from_inside;
 };
 
+// What evaluating a node gives, a reference or a value: a class, so it is computed once.
+template <class Node, class Fr, ir::node_kind = ir::node_kind_of<Node>::value>
+struct eval_result;
+template <class Fr, class Then, class Else>
+struct branch_type;
+template <class Fr, class Id, class Index, class Init, class Body>
+struct accumulator_type;
+
+template <class T>
+CASSETTE_INLINE constexpr bool truth(T const& x) {
+    return static_cast<bool>(detail::primal(x));  // branches look through every tag
+}
+
+// What a context's region member returns, when it has none.
+struct no_region {};
+
+// Where a node is evaluated, and what a form (an if_, a let, a fold, a node kind of a
+// library's own: ir::form_node) evaluates its children with, in its evaluate member.
 template <class Ref, class Self, class Args, class Scope>
 struct frame {
     using ref_type = Ref;
@@ -128,13 +141,52 @@ struct frame {
     Self const& self;
     Args const& args;
     Scope scope;
-};
 
-template <class Id, class Ref, class Self, class Args, class Scope, class Values>
-CASSETTE_INLINE constexpr auto bind(frame<Ref, Self, Args, Scope> const& fr, Values const& values) {
-    using bound = decltype(detail::extend<Id>(fr.scope, values));
-    return frame<Ref, Self, Args, bound>{fr.ref, fr.self, fr.args, detail::extend<Id>(fr.scope, values)};
-}
+    // A child's value, the child run through the context.
+    template <class N>
+    CASSETTE_INLINE constexpr auto eval(N const& n) const -> typename eval_result<N, frame>::type;
+
+    // This frame with var<Id, K> reading get<K>(values), a tuple of references.
+    template <class Id, class Values>
+    CASSETTE_INLINE constexpr auto bind(Values const& values) const {
+        using bound = decltype(detail::extend<Id>(scope, values));
+        return frame<Ref, Self, Args, bound>{ref, self, args, detail::extend<Id>(scope, values)};
+    }
+
+    // This frame under another context, with hooks on or off as here (ad::derivative runs
+    // its body under forward mode).
+    template <class Ctx>
+    CASSETTE_INLINE constexpr auto under(Ctx& ctx) const {
+        return frame<context_ref<Ctx, Ref::hooks>, Self, Args, Scope>{{ctx}, self, args, scope};
+    }
+
+    // ctx.region(kind, bounds...) if the context has it and hooks are on, to be held until the
+    // form is left.
+    template <class... B>
+    CASSETTE_INLINE constexpr auto region(region_kind kind, B const&... bounds) const {
+        if constexpr (Ref::hooks && requires { ref.ctx.region(kind, bounds...); })
+            return ref.ctx.region(kind, bounds...);
+        else
+            return no_region{};
+    }
+
+    // Branches and loop bounds look through every tag.
+    template <class T>
+    CASSETTE_INLINE static constexpr bool truth(T const& x) {
+        return detail::truth(x);
+    }
+    template <class T>
+    CASSETTE_INLINE static constexpr decltype(auto) primal(T const& x) {
+        return detail::primal(x);
+    }
+
+    // An if_'s result type, spelled out so that a branch calling self need not be evaluated
+    // to find it; a fold's accumulator type.
+    template <class Then, class Else>
+    using branch_type = typename detail::branch_type<frame, Then, Else>::type;
+    template <class Id, class Index, class Init, class Body>
+    using accumulator_type = typename detail::accumulator_type<frame, Id, Index, Init, Body>::type;
+};
 
 // A call whose callee returns void yields `nothing`, so hooks always see a result.
 template <class Fn>
@@ -171,11 +223,6 @@ struct on_unwind {
 template <class Fn>
 on_unwind(Fn) -> on_unwind<Fn>;
 
-template <class T>
-CASSETTE_INLINE constexpr bool truth(T const& x) {
-    return static_cast<bool>(detail::primal(x));  // branches look through every tag
-}
-
 // A call's arguments as the context's fallback passes them: without its tag.
 template <class Ref, class X>
 using untagged = std::remove_cvref_t<decltype(detail::untag_by<tag_of<typename Ref::context_type>>(std::declval<X const&>()))>;
@@ -208,8 +255,6 @@ struct self_returns {
     }
 };
 
-template <class Fr, class Then, class Else>
-struct branch_type;
 template <class R, class Fr, class... Y>
 struct assumed_result;
 template <class Ref, class F, class... X>
@@ -248,12 +293,7 @@ using dispatch_result = plan_result<step::member_overdub, Ref, G, X...>;
 
 // The result type of a call that cannot be made; the static_assert in plan_result says why.
 struct uncallable {};
-template <class Fr, class Id, class Index, class Init, class Body>
-struct accumulator_type;
 
-// What evaluating a node gives, a reference or a value: a class, so it is computed once.
-template <class Node, class Fr, ir::node_kind = ir::node_kind_of<Node>::value>
-struct eval_result;
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 
@@ -387,16 +427,10 @@ struct engine {
             }
         } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
             return engine::eval_leaf(n, fr);
-        else if constexpr (kind == ir::node_kind::conditional)
-            return engine::eval_conditional(n, fr);
-        else if constexpr (kind == ir::node_kind::let)
-            return engine::eval_let(n, fr);
-        else if constexpr (kind == ir::node_kind::loop)
-            return engine::eval_loop(n, fr);
-        else if constexpr (kind == ir::node_kind::extension)
-            return n.evaluate(fr);  // node kinds defined outside this header (ad::derivative's)
-        else
+        else if constexpr (kind == ir::node_kind::other)
             return engine::eval_assumed(n, fr);
+        else
+            return n.evaluate(fr);  // a form: if_, let, fold, or a node kind of a library's own
     }
 
     // Not forced inline: the compiler optimises it once, as a function of its own.
@@ -445,58 +479,6 @@ struct engine {
         return engine::hooked(fr.ref, g, detail::get<I>(values)...);
     }
 
-    // ctx.region(kind, bounds...) if the context has it and hooks are on: held until the form
-    // is left.
-    struct no_region {};
-    template <class Fr, class... B>
-    CASSETTE_INLINE static constexpr auto open_region(Fr const& fr, region_kind kind, B const&... bounds) {
-        if constexpr (std::remove_cvref_t<decltype(fr.ref)>::hooks && requires { fr.ref.ctx.region(kind, bounds...); })
-            return fr.ref.ctx.region(kind, bounds...);
-        else
-            return no_region{};
-    }
-
-    // The return type is spelled out, so a branch that calls self is not needed to deduce it.
-    template <class C, class T, class E, class Fr>
-    CASSETTE_INLINE static constexpr auto eval_conditional(ir::conditional<C, T, E> const& n, Fr const& fr) ->
-        typename branch_type<Fr, T, E>::type {
-        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::if_);
-        if (detail::truth(engine::eval(n.cond, fr))) {
-            [[maybe_unused]] auto const branch = engine::open_region(fr, region_kind::then_);
-            return engine::eval(n.then_, fr);
-        }
-        [[maybe_unused]] auto const branch = engine::open_region(fr, region_kind::else_);
-        return engine::eval(n.else_, fr);
-    }
-
-    template <class Id, class V, class B, class Fr>
-    CASSETTE_INLINE static constexpr auto eval_let(ir::let_in<Id, V, B> const& n, Fr const& fr) {
-        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::let);
-        decltype(auto) value = engine::eval(n.value, fr);
-        detail::tuple<decltype(value) const&> const bound{{value}};
-        return engine::eval(n.body, detail::bind<Id>(fr, bound));
-    }
-
-    template <class Id, class First, class Last, class Init, class B, class Fr>
-    CASSETTE_INLINE static constexpr auto eval_loop(ir::loop<Id, First, Last, Init, B> const& n, Fr const& fr) {
-        decltype(auto) first_value = engine::eval(n.first, fr);
-        decltype(auto) last_value = engine::eval(n.last, fr);
-        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::fold, first_value, last_value);
-        // The bounds without their tags: a loop counter is plain, whatever a context has tagged.
-        auto const first = detail::primal(first_value);
-        auto const last = detail::primal(last_value);
-        decltype(auto) init = engine::eval(n.init, fr);
-        using index = std::common_type_t<std::remove_cvref_t<decltype(first)>, std::remove_cvref_t<decltype(last)>>;
-        using acc_type = typename accumulator_type<Fr, Id, index, std::remove_cvref_t<decltype(init)>, B>::type;
-        acc_type acc(init);
-        index const end = static_cast<index>(last);
-        for (index i = static_cast<index>(first); i < end; ++i) {
-            detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
-            acc = engine::eval(n.body, detail::bind<Id>(fr, bound));
-        }
-        return acc;
-    }
-
     // Small trivially copyable arguments are passed by value, as a hand-written function
     // would take them: a recursive body then keeps them in registers.
     template <class X>
@@ -531,6 +513,12 @@ struct engine {
     }
 };
 
+// A form's: what its evaluate member returns (the member's return type, where it spells one).
+template <class Node, class Fr, ir::node_kind>
+struct eval_result {
+    using type = decltype(std::declval<Node const&>().evaluate(std::declval<Fr const&>()));
+};
+
 // Specialised by kind rather than chosen in a function, so that a node's result type costs one
 // level of template instantiation: a deep body stays within the compilers' depth limits. The
 // other type computations here are consteval functions named in decltype: never compiled as
@@ -558,22 +546,6 @@ template <class Node, class Fr>
 struct eval_result<Node, Fr, ir::node_kind::constant> : eval_result<Node, Fr, ir::node_kind::param> {};
 template <class Node, class Fr>
 struct eval_result<Node, Fr, ir::node_kind::var> : eval_result<Node, Fr, ir::node_kind::param> {};
-template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::conditional> {
-    using type = decltype(engine::eval_conditional(std::declval<Node const&>(), std::declval<Fr const&>()));
-};
-template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::let> {
-    using type = decltype(engine::eval_let(std::declval<Node const&>(), std::declval<Fr const&>()));
-};
-template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::loop> {
-    using type = decltype(engine::eval_loop(std::declval<Node const&>(), std::declval<Fr const&>()));
-};
-template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::extension> {
-    using type = decltype(std::declval<Node const&>().evaluate(std::declval<Fr const&>()));
-};
 template <class Node, class Fr>
 struct eval_result<Node, Fr, ir::node_kind::other> {  // assumed<R, ...>, in a recursive body's type
     using type = decltype(engine::eval_assumed(std::declval<Node const&>(), std::declval<Fr const&>()));
@@ -637,6 +609,12 @@ struct body_result {
     }
     using type = typename decltype(pick())::type;
 };
+
+template <class Ref, class Self, class Args, class Scope>
+template <class N>
+CASSETTE_INLINE constexpr auto frame<Ref, Self, Args, Scope>::eval(N const& n) const -> typename eval_result<N, frame>::type {
+    return engine::eval(n, *this);
+}
 
 template <class T>
 using void_as_nothing = std::conditional_t<std::is_void_v<T>, nothing, T>;
@@ -747,8 +725,8 @@ struct branch_type {
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type {
     template <class Acc>
-    using step = eval_t<Body, decltype(detail::bind<Id>(std::declval<Fr const&>(),
-                                                        std::declval<detail::tuple<Index const&, Acc const&> const&>()))>;
+    using step = eval_t<Body, decltype(std::declval<Fr const&>().template bind<Id>(
+                                  std::declval<detail::tuple<Index const&, Acc const&> const&>()))>;
     // Wide enough for init and for what the body makes of it: a plain init where the body
     // tags, or a tagged init where the body's calls fall back and drop the tag.
     template <class Acc>

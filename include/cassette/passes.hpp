@@ -186,11 +186,9 @@ struct node_count : std::integral_constant<std::size_t, 1> {};
 template <class F, class... A>
 struct node_count<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + (node_count<A>::value + ... + 0)> {};
 
-template <class N>
-struct is_constant_node : std::bool_constant<ir::node_kind_of<N>::value == ir::node_kind::constant> {};
 // Whether two same-typed trees can differ: by a constant anywhere in them.
 template <class N>
-struct has_constant : ir::any_node_of<is_constant_node, N> {};
+struct has_constant : ir::any_node_of<ir::is_constant_node, N> {};
 
 // A hash of a type's structure, so that calls are compared as types only when their hashes
 // agree: GCC cannot compare the addresses of two different objects in a constant expression
@@ -420,11 +418,10 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
     }
     template <class Fr, std::size_t... I>
     constexpr auto evaluate_each(Fr const& fr, std::index_sequence<I...>) const {
-        using engine = cassette::detail::engine;
-        [[maybe_unused]] auto const form = engine::open_region(fr, region_kind::let);
-        cassette::detail::tuple<decltype(engine::eval(cassette::detail::get<I>(values), fr))...> const bound{
-            {engine::eval(cassette::detail::get<I>(values), fr)}...};
-        return engine::eval(body, cassette::detail::bind<cse_variable<K>>(fr, bound));
+        [[maybe_unused]] auto const form = fr.region(region_kind::let);
+        cassette::detail::tuple<decltype(fr.eval(cassette::detail::get<I>(values)))...> const bound{
+            {fr.eval(cassette::detail::get<I>(values))}...};
+        return fr.template bind<cse_variable<K>>(bound).eval(body);
     }
 };
 

@@ -222,7 +222,7 @@ using recomputation_ref = cassette::detail::context_ref<recomputation const, fal
 
 template <class Node, class SF>
 CASSETTE_INLINE constexpr decltype(auto) value(Node const& n, SF const& sf) {
-    return cassette::detail::engine::eval(n, sf.fr);
+    return sf.fr.eval(n);
 }
 
 // Field K of an aggregate's or a tuple-like's adjoint, for get_t<K>.
@@ -392,7 +392,7 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
         []<class Id, class V, class B>(ir::let_in<Id, V, B> const& let, A const& adjoint, SF const& s) CASSETTE_INLINE_LAMBDA {
             auto const v = detail::value(let.value, s);
             cassette::detail::tuple<decltype(v) const&> const bound{{v}};
-            auto const fr = cassette::detail::bind<Id>(s.fr, bound);
+            auto const fr = s.fr.template bind<Id>(bound);
             std::conditional_t<active<V, SF>(), decltype(zero_like(v)), inactive> v_adjoint{};
             if constexpr (active<V, SF>()) v_adjoint = detail::zero_like(v);
             using adjoints = cassette::detail::tuple<decltype(v_adjoint)&>;
@@ -414,7 +414,7 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
             A acc_adjoint = adjoint;
             for (index i = static_cast<index>(last); i-- > static_cast<index>(first);) {
                 cassette::detail::tuple<index const&, acc_type const&> const bound{{i}, {acc}};
-                auto const fr = cassette::detail::bind<Id>(s.fr, bound);
+                auto const fr = s.fr.template bind<Id>(bound);
                 A next = detail::zero_like(adjoint);
                 inactive none;
                 using adjoints = cassette::detail::tuple<inactive&, A&>;

@@ -449,17 +449,12 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
 
     template <class Fr>
     constexpr auto evaluate(Fr const& fr) const {
-        using engine = cassette::detail::engine;
-        decltype(auto) x = engine::eval(at, fr);
+        decltype(auto) x = fr.eval(at);
         return detail::with_parent(fr, [&]<class Parent>(Parent& parent) {
             forward<Parent> ctx{parent};
             auto const seeded = cassette::tag(x, ctx, ad::detail::primal_t<decltype(x)>(1));
             cassette::detail::tuple<decltype(seeded) const&> const bound{{seeded}};
-            using ref = cassette::detail::context_ref<forward<Parent>, decltype(fr.ref)::hooks>;
-            auto scope = cassette::detail::extend<Id>(fr.scope, bound);
-            using frame = cassette::detail::frame<ref, std::remove_cvref_t<decltype(fr.self)>,
-                                                  std::remove_cvref_t<decltype(fr.args)>, decltype(scope)>;
-            return detail::tangent_of(engine::eval(body, frame{ref{ctx}, fr.self, fr.args, scope}), ctx);
+            return detail::tangent_of(fr.under(ctx).template bind<Id>(bound).eval(body), ctx);
         });
     }
 };
