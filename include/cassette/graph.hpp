@@ -165,6 +165,16 @@ struct filler {
 
 inline constexpr std::size_t unbound = std::size_t(-1);
 
+// The cluster a form's region is drawn as, in static and recorded graphs alike.
+constexpr std::pair<std::string_view, cluster_kind> cluster_of(region_kind kind) {
+    constexpr std::pair<std::string_view, cluster_kind> clusters[] = {{"if_", cluster_kind::if_},
+                                                                      {"then", cluster_kind::then_},
+                                                                      {"else", cluster_kind::else_},
+                                                                      {"let", cluster_kind::let},
+                                                                      {"fold", cluster_kind::fold}};
+    return clusters[static_cast<std::size_t>(kind)];
+}
+
 // "_1", "_2", ...: parameters as listings write them.
 template <std::size_t I>
 struct parameter_name {
@@ -217,6 +227,9 @@ struct place {
     }
 };
 
+template <class Sink, ir::form_node N, class P>
+constexpr std::size_t walk(Sink& s, N const& n, P const& at);  // defined after drawer, which every form uses
+
 // Each walk adds the nodes of one IR node to the sink and returns the index of its value's node.
 // Every node is reached by reference into a body stored as a constant, so a constant's
 // address stays valid in the graph.
@@ -265,46 +278,57 @@ constexpr std::size_t walk(Sink& s, ir::call<F, Args...> const& c, place<Self, A
     }(std::index_sequence_for<Args...>{});
 }
 
-template <class Sink, class C, class T, class E, class P>
-constexpr std::size_t walk(Sink& s, ir::conditional<C, T, E> const& n, P const& at) {
-    std::size_t const cond = detail::walk(s, n.cond, at);
-    std::size_t const cl = s.add_cluster("if_", cluster_kind::if_, at.cluster);
-    std::size_t const then_value = detail::walk(s, n.then_, at.in(s.add_cluster("then", cluster_kind::then_, cl)));
-    std::size_t const else_value = detail::walk(s, n.else_, at.in(s.add_cluster("else", cluster_kind::else_, cl)));
-    return s.add("if_", node_kind::form, "", at.cluster, cond, then_value, else_value);
-}
+// What a form draws itself with (its draw member): its children's nodes, the regions it
+// opens, the variables it binds and its own node.
+template <class Sink, class Place>
+struct drawer {
+    Sink& s;
+    Place at;
 
-template <class Sink, class Id, class V, class B, class P>
-constexpr std::size_t walk(Sink& s, ir::let_in<Id, V, B> const& n, P const& at) {
-    auto const inside = at.in(s.add_cluster("let", cluster_kind::let, at.cluster));
-    std::size_t const value = detail::walk(s, n.value, inside);
-    return detail::walk(s, n.body, inside.template bind<Id>(value));
-}
+    // A child's node.
+    template <class N>
+    constexpr std::size_t draw(N const& child) const {
+        return detail::walk(s, child, at);
+    }
+    // A drawer in a cluster of its own, as the evaluator's region of that kind (a fold's with
+    // the nodes of its bounds).
+    constexpr auto region(region_kind kind, std::size_t first = 0, std::size_t last = 0) const {
+        auto const [label, shape] = detail::cluster_of(kind);
+        return drawer<Sink, Place>{s, at.in(s.add_cluster(label, shape, at.cluster, first, last))};
+    }
+    // A drawer where var<Id, K> is the K-th of these nodes.
+    template <class Id, class... I>
+    constexpr auto bind(I... nodes) const {
+        using bound = decltype(at.template bind<Id>(nodes...));
+        return drawer<Sink, bound>{s, at.template bind<Id>(nodes...)};
+    }
+    template <class... I>
+    constexpr std::size_t variable(std::string_view name, I... inputs) const {
+        return s.add(name, node_kind::variable, "", at.cluster, inputs...);
+    }
+    // The form's own node, fed by its parts.
+    template <class... I>
+    constexpr std::size_t form(std::string_view name, I... inputs) const {
+        return s.add(name, node_kind::form, "", at.cluster, inputs...);
+    }
+    constexpr void add_input(std::size_t to, std::size_t from) const { s.add_input(to, from); }
+};
 
-template <class Sink, class Id, class F, class L, class I, class B, class P>
-constexpr std::size_t walk(Sink& s, ir::loop<Id, F, L, I, B> const& n, P const& at) {
-    std::size_t const first = detail::walk(s, n.first, at);
-    std::size_t const last = detail::walk(s, n.last, at);
-    std::size_t const init = detail::walk(s, n.init, at);
-    std::size_t const cl = s.add_cluster("fold", cluster_kind::fold, at.cluster, first, last);
-    std::size_t const index = s.add("i", node_kind::variable, "", cl, first, last);
-    std::size_t const acc = s.add("acc", node_kind::variable, "", cl, init);
-    std::size_t const next = detail::walk(s, n.body, at.in(cl).template bind<Id>(index, acc));
-    s.add_input(acc, next);
-    return s.add("fold", node_kind::form, "", at.cluster, first, last, init, next);
-}
-
-// Node kinds defined outside the IR (ad::derivative's): a cluster named after the kind,
-// holding its children, and a node fed by them.
-template <class Sink, ir::extension_node N, class P>
+// A form draws itself where it says how (if_, let, fold); otherwise it is a cluster named
+// after its kind, holding its children, and a node fed by them.
+template <class Sink, ir::form_node N, class P>
 constexpr std::size_t walk(Sink& s, N const& n, P const& at) {
-    auto const inside = at.in(s.add_cluster(N::name, cluster_kind::form, at.cluster));
-    return n.visit_children([&](auto const&... child) {
-        std::array<std::size_t, sizeof...(child)> const in{detail::walk(s, child, inside)...};
-        return [&]<std::size_t... J>(std::index_sequence<J...>) {
-            return s.add(N::name, node_kind::form, "", at.cluster, in[J]...);
-        }(std::make_index_sequence<sizeof...(child)>{});
-    });
+    if constexpr (requires { n.draw(drawer<Sink, P>{s, at}); }) {
+        return n.draw(drawer<Sink, P>{s, at});
+    } else {
+        auto const inside = at.in(s.add_cluster(N::name, cluster_kind::form, at.cluster));
+        return n.visit_children([&](auto const&... child) {
+            std::array<std::size_t, sizeof...(child)> const in{detail::walk(s, child, inside)...};
+            return [&]<std::size_t... J>(std::index_sequence<J...>) {
+                return s.add(N::name, node_kind::form, "", at.cluster, in[J]...);
+            }(std::make_index_sequence<sizeof...(child)>{});
+        });
+    }
 }
 
 template <class F, class... A, class Sink>
@@ -493,12 +517,7 @@ struct recorder {
     };
     template <class... B>
     region_guard region(region_kind kind, B const&... bounds) {
-        static constexpr std::pair<std::string_view, cluster_kind> clusters[] = {{"if_", cluster_kind::if_},
-                                                                                 {"then", cluster_kind::then_},
-                                                                                 {"else", cluster_kind::else_},
-                                                                                 {"let", cluster_kind::let},
-                                                                                 {"fold", cluster_kind::fold}};
-        auto const [label, shape] = clusters[static_cast<std::size_t>(kind)];
+        auto const [label, shape] = detail::cluster_of(kind);
         std::size_t const ends[] = {node_of(bounds)..., 0, 0};  // a fold's first and last
         std::size_t const outer = cluster;
         cluster = graph.clusters_.size();

@@ -187,8 +187,9 @@ struct var : symbolic<var<Id, K>> {
 // (`conditional<C, T, E>{{}, c, t, e}`). Each is all in one place, through the members any
 // node kind of a library's own has too (see ir::form_node): visit_children(fn) calls fn with
 // references to its children, with_children(c...) is the same form over new ones, and
-// evaluate(frame) is what it means, its children evaluated with frame.eval(child), and
-// list(lister) how code_lowered writes it, its children's texts from lister.operand(child).
+// evaluate(frame) is what it means, its children evaluated with frame.eval(child),
+// list(lister) how code_lowered writes it, its children's texts from lister.operand(child),
+// and draw(drawer) how graph::static_graph draws it, its children's nodes from drawer.draw(child).
 
 // cassette::if_: only the taken branch is evaluated.
 template <class Cond, class Then, class Else>
@@ -235,6 +236,16 @@ struct conditional : symbolic<conditional<Cond, Then, Else>> {
             return result;
         }
     }
+
+    // A cluster per branch inside the if_'s, and the if_'s node fed by the condition and both.
+    template <class Drawer>
+    constexpr std::size_t draw(Drawer const& d) const {
+        std::size_t const condition = d.draw(cond);
+        auto const form = d.region(region_kind::if_);
+        std::size_t const then_value = form.region(region_kind::then_).draw(then_);
+        std::size_t const else_value = form.region(region_kind::else_).draw(else_);
+        return d.form("if_", condition, then_value, else_value);
+    }
 };
 
 // cassette::let: `value` evaluated once, bound to var<Id, 0> in `body`.
@@ -264,6 +275,13 @@ struct let_in : symbolic<let_in<Id, Value, Body>> {
     template <class Lister>
     std::string list(Lister& l) const {
         return l.template with_variables<Id>({l.operand(value)}, [&] { return l.operand(body); });
+    }
+
+    // A cluster where the variable is its value's node.
+    template <class Drawer>
+    constexpr std::size_t draw(Drawer const& d) const {
+        auto const inside = d.region(region_kind::let);
+        return inside.template bind<Id>(inside.draw(value)).draw(body);
     }
 };
 
@@ -315,6 +333,19 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
         });
         l.line("end");
         return "%" + k;
+    }
+
+    // A cluster labelled with the bounds, holding the index and the accumulator (fed by init
+    // and by the body's result), and the fold's node.
+    template <class Drawer>
+    constexpr std::size_t draw(Drawer const& d) const {
+        std::size_t const from = d.draw(first), to = d.draw(last), start = d.draw(init);
+        auto const inside = d.region(region_kind::fold, from, to);
+        std::size_t const index = inside.variable("i", from, to);
+        std::size_t const acc = inside.variable("acc", start);
+        std::size_t const next = inside.template bind<Id>(index, acc).draw(body);
+        d.add_input(acc, next);
+        return d.form("fold", from, to, start, next);
     }
 };
 
