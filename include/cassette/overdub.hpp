@@ -188,6 +188,12 @@ struct frame {
     using accumulator_type = typename detail::accumulator_type<frame, Id, Index, Init, Body>::type;
 };
 
+// The frame a body of the traced function F starts in: its arguments, no variables bound.
+template <class F, class Ref, class Args>
+CASSETTE_INLINE constexpr frame<Ref, F, Args, no_scope> body_frame(Ref ref, Args const& args) {
+    return {ref, instance<F>, args, {}};
+}
+
 // A call whose callee returns void yields `nothing`, so hooks always see a result.
 template <class Fn>
 CASSETTE_INLINE constexpr decltype(auto) value_of(Fn&& fn) {
@@ -507,9 +513,7 @@ struct engine {
         if (!std::is_constant_evaluated()) detail::at_run_time();
         using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
         args_type const args{{xs}...};
-        using frame_type = frame<Ref, F, args_type, no_scope>;
-        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(P)>(),
-                            frame_type{ref, instance<F>, args, {}});
+        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(P)>(), detail::body_frame<F>(ref, args));
     }
 };
 

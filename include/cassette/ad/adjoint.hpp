@@ -328,14 +328,13 @@ CASSETTE_INLINE constexpr void sweep_callee(ir::call<G, A...> const& n, Adjoint 
             {detail::value(boost::hana::at_c<K>(n.args), sf)}...};
         using args_type = cassette::detail::tuple<std::remove_cvref_t<decltype(cassette::detail::get<K>(values))> const&...>;
         args_type const args{{cassette::detail::get<K>(values)}...};
-        using frame_type = cassette::detail::frame<recomputation_ref, F, args_type, cassette::detail::no_scope>;
         detail::enter_recursion<recomputation_ref, F, std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>...>();
-        frame_type const fr{recomputation_ref{recomputation_instance}, cassette::detail::instance<F>, args, {}};
+        auto const fr = cassette::detail::body_frame<F>(recomputation_ref{recomputation_instance}, args);
         auto adjoints = cassette::detail::tuple<std::conditional_t<active<A, SF>(), std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>, inactive>...>{
             {detail::zero_or_inactive<active<A, SF>()>(cassette::detail::get<K>(values))}...};
         using params_type = cassette::detail::tuple<decltype(cassette::detail::get<K>(adjoints))&...>;
         params_type const params{{cassette::detail::get<K>(adjoints)}...};
-        detail::sweep(F::template body<sizeof...(A)>, a, sweep_frame<frame_type, params_type, no_adjoints>{fr, params, {}});
+        detail::sweep(F::template body<sizeof...(A)>, a, sweep_frame<std::remove_const_t<decltype(fr)>, params_type, no_adjoints>{fr, params, {}});
         (detail::sweep_argument<active<A, SF>()>(boost::hana::at_c<K>(n.args), cassette::detail::get<K>(adjoints), sf), ...);
     }(std::index_sequence_for<A...>{});
 }

@@ -452,9 +452,8 @@ auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
     [[maybe_unused]] inactive data;  // rest... is not differentiated
     using params_type = cassette::detail::tuple<X&, std::conditional_t<true, inactive, R>&...>;
     params_type const params{{g}, {(void(rest), data)}...};
-    using sweep_frame_type = cassette::detail::frame<recomputation_ref, F, args_type, cassette::detail::no_scope>;
-    sweep_frame_type const recomputing{recomputation_ref{recomputation_instance}, cassette::detail::instance<F>, args, {}};
-    detail::sweep(body, 1.0, sweep_frame<sweep_frame_type, params_type, no_adjoints>{recomputing, params, {}});
+    auto const recomputing = cassette::detail::body_frame<F>(recomputation_ref{recomputation_instance}, args);
+    detail::sweep(body, 1.0, sweep_frame<std::remove_const_t<decltype(recomputing)>, params_type, no_adjoints>{recomputing, params, {}});
     detail::for_each_leaf(g, [](auto& leaf) { leaf = detail::signless_zero(leaf); });
     if constexpr (WithValue)
         return value_and_gradient_result<decltype(value), X>{value, g};
