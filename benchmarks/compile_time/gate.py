@@ -5,7 +5,7 @@ multiple of Jet's measured in the same run, exceeds its baseline multiple by mor
 tolerance (default 50%). Ratios to Jet hold on any machine; the baselines are in
 baseline.json, per compiler (CMake's compiler id) and mode.
 
-  gate.py --cxx g++ --compiler-id GNU --include include [--n 1600] [--modes plain gradient cse]
+  gate.py --cxx g++ --compiler-id GNU --include include [--n 1600] [--modes plain hooked gradient cse]
 """
 import argparse, json, os, pathlib, resource, subprocess, sys, tempfile
 
@@ -15,7 +15,7 @@ p.add_argument('--cxx', required=True)
 p.add_argument('--compiler-id', required=True)
 p.add_argument('--include', required=True)
 p.add_argument('--n', type=int, default=1600)
-p.add_argument('--modes', nargs='+', default=['plain', 'gradient', 'cse'])
+p.add_argument('--modes', nargs='+', default=['plain', 'hooked', 'gradient', 'cse'])
 p.add_argument('--tolerance', type=float, default=1.5)
 p.add_argument('--baseline', default=str(here / 'baseline.json'))
 a = p.parse_args()

@@ -5,7 +5,7 @@ version (a before and an after run of the same sweep):
   report.py BEFORE.tsv AFTER.tsv
 
 Per compiler: CPU seconds and peak MiB of each mode at each N, before -> after; the fitted
-growth exponent over N = 200 .. 2,000 of CPU time and of peak memory above the cost of the
+growth exponent over every N from 200 up of CPU time and of peak memory above the cost of the
 headers (the same mode with N = 1); each mode's CPU time
 at N = 1,600 as a multiple of Ceres Jet's; then the chains and the -O0 -g builds."""
 import collections, math, sys
@@ -45,15 +45,19 @@ def fit(points):
     return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 
 
+def fitted_sizes(rows, cxx):
+    return sorted({k[2] for k in rows if k[0] == cxx and k[1] == 'random' and k[2] >= 200})
+
+
 def exponent(rows, cxx, mode, which):
-    """Growth exponent of CPU (which = 0) or memory (1), N = 200 .. 2,000, above the cost of
-    the same mode's translation unit with one call (the headers and what is instantiated
-    once, whatever the body)."""
+    """Growth exponent of CPU (which = 0) or memory (1) over every N from 200 up, above the
+    cost of the same mode's translation unit with one call (the headers and what is
+    instantiated once, whatever the body)."""
     one = rows.get((cxx, 'random', 1, mode))
     if not one or one[0] == 'fail':
         return None
     points = []
-    for n in (200, 400, 800, 1600, 2000):
+    for n in fitted_sizes(rows, cxx):
         r = rows.get((cxx, 'random', n, mode))
         if not r or r[0] == 'fail':
             return None
@@ -75,8 +79,9 @@ def main(before_path, after_path):
                          for n in sizes]
                 print(f'| {mode} | ' + ' | '.join(cells) + ' |')
 
-        print(f'\n{cxx}: growth exponent over N = 200 .. 2,000 above the headers\' cost (CPU, memory), '
-              'and CPU time at N = 1,600 as a multiple of Jet\'s, before → after\n')
+        span = lambda rows: f'{fitted_sizes(rows, cxx)[-1]:,}' if fitted_sizes(rows, cxx) else '—'
+        print(f'\n{cxx}: growth exponent over N = 200 .. {span(before)} → 200 .. {span(after)} above the headers\' '
+              'cost (CPU, memory), and CPU time at N = 1,600 as a multiple of Jet\'s, before → after\n')
         print('| mode | CPU exponent | memory exponent | × Jet at 1,600 |')
         print('|---|---|---|---|')
         for mode in ['jet'] + MODES:
