@@ -101,6 +101,24 @@ TEST_CASE("a nested traced function is a cluster fed through its parameters") {
 }
 
 namespace {
+inline constexpr auto clipped_sine = cassette::function<"clipped_sine">([](auto x) {
+    return cassette::sin(cassette::if_(x < 1.0, x, 1.0));
+});
+}  // namespace
+
+TEST_CASE("an if_ in a call's argument is drawn where the argument is") {
+    constexpr auto g = static_graph(clipped_sine, 0.5);
+    static_assert(g.nodes().size() == 6 && g.result() == 5);
+    static_assert(g.clusters().size() == 4);  // the body, the if_ and its two branches
+    // The then branch is the parameter itself: no node of its own.
+    CHECK(spelled(g) ==
+          std::vector<std::string>{"_1()", "constant()", "<(0, 1)", "constant()", "if_(2, 0, 3)", "sin(4)"});
+    CHECK(g.nodes()[3].cluster == 3);  // the else branch's constant, in the else cluster
+    CHECK(g.nodes()[4].cluster == 0);
+    checked_dot(g, "graph_if_in_argument");
+}
+
+namespace {
 inline constexpr auto twice_or_square = cassette::function<"twice_or_square">([](auto x) {
     return cassette::let(x * 2, [](auto t) { return cassette::if_(t < 1, t, t * t); });
 });

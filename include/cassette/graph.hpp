@@ -122,12 +122,14 @@ std::string write_constant(void const* value) {
 struct counter {
     std::size_t nodes = 0, clusters = 1, max_inputs = 1;
 
+    // A variable may get one input more, later (add_input: a fold's accumulator is fed by the
+    // body's result).
     template <class... I>
-    constexpr std::size_t add(std::string_view, node_kind, std::string_view, std::size_t, I...) {
-        if (sizeof...(I) > max_inputs) max_inputs = sizeof...(I);
+    constexpr std::size_t add(std::string_view, node_kind kind, std::string_view, std::size_t, I...) {
+        std::size_t const inputs = sizeof...(I) + (kind == node_kind::variable ? 1 : 0);
+        if (inputs > max_inputs) max_inputs = inputs;
         return nodes++;
     }
-    // Only a fold's accumulator gets an input later, its second, and the fold's node has four.
     constexpr void add_input(std::size_t, std::size_t) {}
     constexpr void set_value(std::size_t, void const*, std::string (*)(void const*)) {}
     constexpr std::size_t add_cluster(std::string_view, cluster_kind, std::size_t, std::size_t = 0, std::size_t = 0) {
@@ -296,11 +298,11 @@ struct drawer {
         auto const [label, shape] = detail::cluster_of(kind);
         return drawer<Sink, Place>{s, at.in(s.add_cluster(label, shape, at.cluster, first, last))};
     }
-    // A drawer where var<Id, K> is the K-th of these nodes.
-    template <class Id, class... I>
-    constexpr auto bind(I... nodes) const {
-        using bound = decltype(at.template bind<Id>(nodes...));
-        return drawer<Sink, bound>{s, at.template bind<Id>(nodes...)};
+    // A drawer where var<Id, 0> is the first node, var<Id, 1> the second, if given.
+    template <class Id>
+    constexpr auto bind(std::size_t first, std::size_t second = unbound) const {
+        using bound = decltype(at.template bind<Id>(first, second));
+        return drawer<Sink, bound>{s, at.template bind<Id>(first, second)};
     }
     template <class... I>
     constexpr std::size_t variable(std::string_view name, I... inputs) const {
@@ -311,7 +313,8 @@ struct drawer {
     constexpr std::size_t form(std::string_view name, I... inputs) const {
         return s.add(name, node_kind::form, "", at.cluster, inputs...);
     }
-    constexpr void add_input(std::size_t to, std::size_t from) const { s.add_input(to, from); }
+    // One more input, later, to a node that variable made (a fold's accumulator, fed by its body).
+    constexpr void add_input(std::size_t variable_node, std::size_t from) const { s.add_input(variable_node, from); }
 };
 
 // A form draws itself where it says how (if_, let, fold); otherwise it is a cluster named

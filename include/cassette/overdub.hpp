@@ -439,15 +439,16 @@ struct engine {
             return n.evaluate(fr);  // a form: if_, let, fold, or a node kind of a library's own
     }
 
-    // Not forced inline: the compiler optimises it once, as a function of its own. The frame
-    // goes in by its parts, so that the caller's does not escape: Clang otherwise reloads the
-    // context's address from it after every call that might have changed it, and a prehook
-    // counting calls kept every increment (a chain of 200 calls: 670 instructions, not 224).
+    // The frame goes to the outlined function by its parts, so that the caller's does not
+    // escape: Clang otherwise reloads the context's address from it after every call that
+    // might have changed it, and a prehook counting calls kept every increment (a chain of 200
+    // calls: 670 instructions, not 224).
     template <class N, class Ref, class Self, class Args, class Scope>
     CASSETTE_INLINE static constexpr auto eval_apart(N const& n, frame<Ref, Self, Args, Scope> const& fr) ->
         typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {
         return engine::eval_outlined(n, fr.ref, fr.self, fr.args, fr.scope);
     }
+    // Not forced inline: the compiler optimises it once, as a function of its own.
     template <class N, class Ref, class Self, class Args, class Scope>
     static constexpr auto eval_outlined(N const& n, Ref ref, Self const& self, Args const& args, Scope scope) ->
         typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {

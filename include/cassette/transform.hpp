@@ -70,10 +70,6 @@ struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
 template <class T>
 inline constexpr node_kind kind_of = node_kind_of<T>::value;
 
-// A node kind defined outside the IR.
-template <class T>
-concept extension_node = node_kind_of<T>::value == node_kind::extension;
-
 // The largest Value<node>::value over every node of a tree, special forms and the nodes in
 // them included (0 for a tree of none); any_node_of is its yes-or-no form. Classes, read by
 // the library, with a variable template for users (see node_kind_of).

@@ -9,7 +9,6 @@
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
-
 #include <algorithm>
 #include <array>
 #include <cmath>
