@@ -130,7 +130,7 @@ inline constexpr std::size_t call_count = call_count_of<T>::value;
 template <class T>
 inline constexpr bool is_call = node_kind_of<T>::value == node_kind::call;
 template <class T>
-inline constexpr bool is_constant = node_kind_of<T>::value == node_kind::constant;
+inline constexpr bool is_constant = is_constant_node<T>::value;
 
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
 template <class T>
