@@ -322,6 +322,26 @@ TEST_CASE("overdub, recurse, fallback, disable_hooks, null_context", "[reference
     //]
 }
 
+TEST_CASE("body_frame evaluates a body's nodes as overdub does", "[reference]") {
+    //[body_frame
+    double const a = 3.0, b = 4.0;
+    cassette::detail::tuple<double const&, double const&> const args{{a}, {b}};
+    auto const& body = decltype(hypotenuse)::body<2>;  // sqrt(square(a) + square(b))
+    auto const& sum = boost::hana::at_c<0>(body.args);
+
+    Count count;
+    auto const frame = cassette::body_frame(count, hypotenuse, args);
+    CHECK(frame.eval(sum) == 25.0);
+    CHECK(count.calls == 5);  // square, * (inside it), square, *, +
+    CHECK(frame.eval(body) == 5.0);
+    CHECK(count.calls == 11);  // the same five again, and sqrt
+
+    Count quiet;
+    CHECK(cassette::body_frame(cassette::disable_hooks(quiet), hypotenuse, args).eval(sum) == 25.0);
+    CHECK(quiet.calls == 0);
+    //]
+}
+
 //[any_node_trait
 template <class Node>
 struct is_exp_call : std::false_type {};

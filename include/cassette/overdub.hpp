@@ -780,6 +780,20 @@ CASSETTE_INLINE constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) 
     return std::remove_cvref_t<R>(detail::engine::run<detail::step::member_overdub>(detail::as_ref(ctx), f, args...));
 }
 
+// The frame f's body runs in under ctx, or under a view of it such as disable_hooks(ctx), for
+// `args`: a cassette::detail::tuple of references to the arguments, which the caller keeps
+// alive while it uses the frame. For a library that walks a body itself and evaluates its
+// nodes with frame.eval(node) as overdub would (automatic differentiation's reverse sweep).
+template <class Ctx, traced_function F, class Args>
+CASSETTE_INLINE constexpr auto body_frame(Ctx& ctx, F const&, Args const& args) {
+    return detail::body_frame<F>(detail::as_ref(ctx), args);
+}
+template <class Ctx, traced_function F, class Args>
+    requires std::is_lvalue_reference_v<Ctx>  // the view refers to a context that outlives the frame
+CASSETTE_INLINE constexpr auto body_frame(hooks_disabled<Ctx> view, F const&, Args const& args) {
+    return detail::body_frame<F>(detail::as_ref(view), args);
+}
+
 // overdub under a value-initialised Ctx.
 template <class Ctx, class F, class... A>
     requires(!std::is_convertible_v<F const&, Ctx>)

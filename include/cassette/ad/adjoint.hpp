@@ -218,7 +218,7 @@ struct recomputation {
     }
 };
 inline constexpr recomputation recomputation_instance{};
-using recomputation_ref = cassette::detail::context_ref<recomputation const, false>;
+using recomputing_view = hooks_disabled<recomputation const&>;
 
 template <class Node, class SF>
 CASSETTE_INLINE constexpr decltype(auto) value(Node const& n, SF const& sf) {
@@ -313,10 +313,10 @@ CASSETTE_INLINE constexpr void sweep_argument(Node const& n, Adjoint const& adjo
 // A body that calls self is entered through the evaluator first: its self calls' result type
 // comes from there, and Clang, which instantiates constexpr bodies as soon as they are named,
 // would otherwise meet a self call's type while the body's own is being worked out.
-template <class Ref, class F, class... V>
+template <class F, class... V>
 constexpr void enter_recursion() {
     if constexpr (ir::calls_self<std::remove_cvref_t<decltype(F::template body<sizeof...(V)>)>>)
-        (void)&cassette::detail::engine::run_body_as<Ref, F, cassette::detail::engine::pass_t<V>...>;
+        (void)&cassette::recurse<recomputing_view, F, V...>;
 }
 
 // A traced callee F's body, swept in a frame of its own: its parameters' adjoints then go to
@@ -328,8 +328,8 @@ CASSETTE_INLINE constexpr void sweep_callee(ir::call<G, A...> const& n, Adjoint 
             {detail::value(boost::hana::at_c<K>(n.args), sf)}...};
         using args_type = cassette::detail::tuple<std::remove_cvref_t<decltype(cassette::detail::get<K>(values))> const&...>;
         args_type const args{{cassette::detail::get<K>(values)}...};
-        detail::enter_recursion<recomputation_ref, F, std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>...>();
-        auto const fr = cassette::detail::body_frame<F>(recomputation_ref{recomputation_instance}, args);
+        detail::enter_recursion<F, std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>...>();
+        auto const fr = cassette::body_frame(recomputing_view{recomputation_instance}, F{}, args);
         auto adjoints = cassette::detail::tuple<std::conditional_t<active<A, SF>(), std::remove_cvref_t<decltype(cassette::detail::get<K>(values))>, inactive>...>{
             {detail::zero_or_inactive<active<A, SF>()>(cassette::detail::get<K>(values))}...};
         using params_type = cassette::detail::tuple<decltype(cassette::detail::get<K>(adjoints))&...>;

@@ -219,7 +219,8 @@ namespace detail {
 // it enters, as that context would.
 template <class Parent>
 struct pass_of {};
-template <cassette::detail::has_pass Parent>
+template <class Parent>
+    requires requires { Parent::pass; }
 struct pass_of<Parent> {
     static constexpr auto pass = Parent::pass;
 };

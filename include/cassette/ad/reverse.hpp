@@ -440,19 +440,19 @@ auto static_value_and_gradient(F const&, X const& x, R const&... rest) {
     using args_type = cassette::detail::tuple<X const&, R const&...>;
     args_type const args{{x}, {rest}...};
     auto const& body = F::template body<1 + sizeof...(R)>;
-    detail::enter_recursion<recomputation_ref, F, X, R...>();
-    using value_type = decltype(cassette::detail::evaluate(cassette::detail::instance<F>, x, rest...));
+    detail::enter_recursion<F, X, R...>();
+    using value_type = decltype(F{}(x, rest...));
     static_assert(std::is_arithmetic_v<value_type>,
                   "cassette::ad::gradient(f, x, ad::reverse): f returns an array, a vector or an aggregate (the "
                   "value_type in this instantiation), not a number; its derivatives are a matrix: use "
                   "cassette::ad::jacobian(f, x, ad::reverse).");
     std::conditional_t<WithValue, value_type, nothing> value{};
-    if constexpr (WithValue) value = cassette::detail::evaluate(cassette::detail::instance<F>, x, rest...);
+    if constexpr (WithValue) value = F{}(x, rest...);
     X g = detail::zero_like(x);
     [[maybe_unused]] inactive data;  // rest... is not differentiated
     using params_type = cassette::detail::tuple<X&, std::conditional_t<true, inactive, R>&...>;
     params_type const params{{g}, {(void(rest), data)}...};
-    auto const recomputing = cassette::detail::body_frame<F>(recomputation_ref{recomputation_instance}, args);
+    auto const recomputing = cassette::body_frame(recomputing_view{recomputation_instance}, F{}, args);
     detail::sweep(body, 1.0, sweep_frame<std::remove_const_t<decltype(recomputing)>, params_type, no_adjoints>{recomputing, params, {}});
     detail::for_each_leaf(g, [](auto& leaf) { leaf = detail::signless_zero(leaf); });
     if constexpr (WithValue)
