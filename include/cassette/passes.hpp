@@ -150,16 +150,29 @@ inline constexpr bool is_pure = cassette::primitive<F> || std::is_same_v<F, ir::
 
 namespace detail {
 
-// The call nodes of a region (a body outside any special form), in evaluation order.
+// The call nodes of a region (a body outside any special form), in evaluation order: the
+// callee's, each argument's, then the call itself.
 template <class N>
 struct region_calls {
     using type = boost::mp11::mp_list<>;
 };
-template <class F, class... A>
-struct region_calls<ir::call<F, A...>> {
-    using type = boost::mp11::mp_append<typename region_calls<F>::type, typename region_calls<A>::type...,
-                                        boost::mp11::mp_list<ir::call<F, A...>>>;
+template <class Call, class... Lists>
+struct calls_then {
+    using type = boost::mp11::mp_append<Lists..., boost::mp11::mp_list<Call>>;
 };
+// A unary and a binary call's by pattern: mp_append deduces eleven lists each time (GCC 12,
+// cse on 1,600 calls: 145 MB of the compiler's allocations).
+template <class Call, class... X, class... Y>
+struct calls_then<Call, boost::mp11::mp_list<X...>, boost::mp11::mp_list<Y...>> {
+    using type = boost::mp11::mp_list<X..., Y..., Call>;
+};
+template <class Call, class... X, class... Y, class... Z>
+struct calls_then<Call, boost::mp11::mp_list<X...>, boost::mp11::mp_list<Y...>, boost::mp11::mp_list<Z...>> {
+    using type = boost::mp11::mp_list<X..., Y..., Z..., Call>;
+};
+template <class F, class... A>
+struct region_calls<ir::call<F, A...>>
+    : calls_then<ir::call<F, A...>, typename region_calls<F>::type, typename region_calls<A>::type...> {};
 
 // Traits asked of every call of a region are classes, not variable templates: GCC names every
 // instance of a variable template, and a node type's name spells its subtree. They look into
@@ -321,6 +334,11 @@ struct smallest;
 template <class... S>
 struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t, std::min({node_count<S>::value...})> {};
 
+// The position of the element of type T in a tuple of distinct types, deduced from the base
+// that holds it: mp_find compares T with every element type, once per bound type in cse.
+template <class T, std::size_t I>
+std::integral_constant<std::size_t, I> position_in(cassette::detail::leaf<I, T> const&);  // only named in decltype
+
 // What an occurrence s of a bound type S becomes: the variable bound to S's first occurrence,
 // which it records. A class rather than a lambda in cse_region, whose type would name the
 // whole region in every function the walk instantiates.
@@ -336,7 +354,7 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
 
     template <class N>
     constexpr auto operator()(N const& s) const {
-        constexpr std::size_t k = boost::mp11::mp_find<boost::mp11::mp_list<S...>, N>::value;
+        constexpr std::size_t k = decltype(detail::position_in<N const*>(first))::value;
         N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
         if (!seen[k]) {
             f = &s;
