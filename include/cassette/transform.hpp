@@ -170,14 +170,23 @@ constexpr auto map_children(N const& n, Fn const& fn) {
 
 namespace detail {
 
-// The recursion of transform instantiates two functions per call node (transform and
-// rewrite_call), each named with the node's whole subtree: what a large body's passes cost
-// to compile, and a 200-deep body stays well within the compilers' template depth limits.
+// The recursion of transform instantiates a function per node (and rewrite_call for a call
+// of another arity or with a callee expression), each named with the node's whole subtree:
+// what a large body's passes cost to compile.
 template <class F, class Rule, std::size_t... I, class... A>
 constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
                             Rule const& rule);
 template <class Node, class Rule>
 constexpr auto rewrite_children(Node const& n, Rule const& rule);
+
+// rule(rebuilt) if the rule takes the rebuilt node, else the node.
+template <class Node, class Rule>
+constexpr auto apply_rule(Node const& rebuilt, Rule const& rule) {
+    if constexpr (std::is_invocable<Rule const&, Node const&>::value)
+        return ir::as_node(rule(rebuilt));
+    else
+        return rebuilt;
+}
 
 }  // namespace detail
 
@@ -186,14 +195,24 @@ constexpr auto rewrite_children(Node const& n, Rule const& rule);
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
-    if constexpr (node_kind_of<Expr>::value == node_kind::call) {
+    using node = std::remove_cv_t<Expr>;
+    if constexpr (node_kind_of<node>::value != node_kind::call) {
+        return detail::apply_rule(detail::rewrite_children(e, rule), rule);
+    } else if constexpr (expression<decltype(node::fn)> || arity_of<node>::value == 0 || arity_of<node>::value > 2) {
         return detail::rewrite_call(e.fn, e.args, rule);
     } else {
-        auto const rebuilt = detail::rewrite_children(e, rule);
-        if constexpr (std::is_invocable<Rule const&, decltype(rebuilt) const&>::value)
-            return ir::as_node(rule(rebuilt));
-        else
-            return rebuilt;
+        // Unary and binary calls rebuilt here, as rewrite_call does: one function per level of
+        // the body rather than two, in instantiation and in the constant evaluator's depth.
+        using callee = decltype(node::fn);
+        auto const& a = static_cast<cassette::detail::leaf<0, argument_t<node, 0>> const&>(e.args).value;
+        if constexpr (arity_of<node>::value == 1) {
+            return detail::apply_rule(call<callee, decltype(ir::transform(a, rule))>{{}, e.fn, {{ir::transform(a, rule)}}}, rule);
+        } else {
+            auto const& b = static_cast<cassette::detail::leaf<1, argument_t<node, 1>> const&>(e.args).value;
+            return detail::apply_rule(call<callee, decltype(ir::transform(a, rule)), decltype(ir::transform(b, rule))>{
+                                          {}, e.fn, {{ir::transform(a, rule)}, {ir::transform(b, rule)}}},
+                                      rule);
+        }
     }
 }
 
@@ -213,14 +232,11 @@ template <class F, class Rule, std::size_t... I, class... A>
 constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
                             Rule const& rule) {
     using callee = std::remove_cvref_t<decltype(detail::rewrite_callee(fn, rule))>;
-    call<callee, decltype(ir::transform(std::declval<A const&>(), rule))...> const rebuilt{
-        {},
-        detail::rewrite_callee(fn, rule),
-        {{ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)}...}};
-    if constexpr (std::is_invocable<Rule const&, decltype(rebuilt) const&>::value)
-        return ir::as_node(rule(rebuilt));
-    else
-        return rebuilt;
+    return detail::apply_rule(call<callee, decltype(ir::transform(std::declval<A const&>(), rule))...>{
+                                  {},
+                                  detail::rewrite_callee(fn, rule),
+                                  {{ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)}...}},
+                              rule);
 }
 
 template <class Node, class Rule>
