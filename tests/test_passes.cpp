@@ -122,6 +122,21 @@ TEST_CASE("transform rewrites bottom up and keeps nodes the rule does not match"
     CHECK(order == std::vector<std::string>{"wave", "sin", "+"});
 }
 
+// A node type a pass spells with decltype of a constexpr variable has a const callee type.
+struct passes_through {
+    constexpr double operator()(double x, auto const&...) const { return x; }
+};
+inline constexpr passes_through through{};
+
+TEST_CASE("transform hands a rule the same call types whatever the call's arity", "[passes]") {
+    using x = ir::param<0>;
+    constexpr ir::call<decltype(through), x> unary{{}, through, {{x{}}}};
+    constexpr ir::call<decltype(through), x, x, x> ternary{{}, through, {{x{}}, {x{}}, {x{}}}};
+    constexpr auto to_seven = []<class... A>(ir::call<passes_through, A...> const&) { return ir::constant(7); };
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(ir::transform(unary, to_seven))>, ir::constant<int>>);
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(ir::transform(ternary, to_seven))>, ir::constant<int>>);
+}
+
 TEST_CASE("a context's pass is applied to every traced function it enters, recursion included", "[passes]") {
     // The rewritten body is computed at compile time.
     constexpr auto rewritten = sin_to_cos::pass(decltype(wave)::body<1>);

@@ -339,6 +339,14 @@ TEST_CASE("body_frame evaluates a body's nodes as overdub does", "[reference]") 
     Count quiet;
     CHECK(cassette::body_frame(cassette::disable_hooks(quiet), hypotenuse, args).eval(sum) == 25.0);
     CHECK(quiet.calls == 0);
+
+    // Under a view, only the hooks are off: the context's overdub member still applies.
+    cassette::detail::tuple<double const&> const two{{b}};
+    SinToCos sin_to_cos;
+    auto const& scaled_body = decltype(scaled)::body<1>;  // audit(x) * sin(0.5)
+    CHECK(cassette::body_frame(cassette::disable_hooks(sin_to_cos), scaled, two).eval(scaled_body) == 4.0 * std::cos(0.5));
+    auto const holding = cassette::disable_hooks(SinToCos{});  // a view that holds its context
+    CHECK(cassette::body_frame(holding, scaled, two).eval(scaled_body) == 4.0 * std::cos(0.5));
     //]
 }
 

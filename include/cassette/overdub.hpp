@@ -62,6 +62,12 @@ template <class Ctx>
 constexpr context_ref<std::remove_reference_t<Ctx>, false> as_ref(hooks_disabled<Ctx>& view) noexcept {
     return {view.context};
 }
+// A const view: of a context it refers to, that context; of one it holds, a const one.
+template <class Ctx>
+constexpr context_ref<std::remove_reference_t<decltype((std::declval<hooks_disabled<Ctx> const&>().context))>, false> as_ref(
+    hooks_disabled<Ctx> const& view) noexcept {
+    return {view.context};
+}
 
 // The body a context runs: its pass applied once per (context, function, arity).
 template <class Ctx>
@@ -780,10 +786,11 @@ CASSETTE_INLINE constexpr auto overdub(Ctx&& ctx, F const& f, A const&... args) 
     return std::remove_cvref_t<R>(detail::engine::run<detail::step::member_overdub>(detail::as_ref(ctx), f, args...));
 }
 
-// The frame f's body runs in under ctx, or under a view of it such as disable_hooks(ctx), for
-// `args`: a cassette::detail::tuple of references to the arguments, which the caller keeps
-// alive while it uses the frame. For a library that walks a body itself and evaluates its
-// nodes with frame.eval(node) as overdub would (automatic differentiation's reverse sweep).
+// The frame f's body runs in under ctx (a context, or a view of one made by disable_hooks)
+// for `args`: a cassette::detail::tuple of references to the arguments. Both outlive the
+// frame, so neither may be a temporary, but for a view that refers to its context. For a
+// library that walks a body itself and evaluates its nodes with frame.eval(node) as overdub
+// would (automatic differentiation's reverse sweep).
 template <class Ctx, traced_function F, class Args>
 CASSETTE_INLINE constexpr auto body_frame(Ctx& ctx, F const&, Args const& args) {
     return detail::body_frame<F>(detail::as_ref(ctx), args);
@@ -793,6 +800,10 @@ template <class Ctx, traced_function F, class Args>
 CASSETTE_INLINE constexpr auto body_frame(hooks_disabled<Ctx> view, F const&, Args const& args) {
     return detail::body_frame<F>(detail::as_ref(view), args);
 }
+template <class Ctx, class F, class Args>
+void body_frame(Ctx&&, F const&, Args const&&) = delete;  // the frame would refer to a temporary tuple
+template <class Ctx, class F, class Args>
+void body_frame(Ctx const&&, F const&, Args const&) = delete;  // or to a temporary context
 
 // overdub under a value-initialised Ctx.
 template <class Ctx, class F, class... A>

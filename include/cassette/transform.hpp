@@ -170,9 +170,10 @@ constexpr auto map_children(N const& n, Fn const& fn) {
 
 namespace detail {
 
-// The recursion of transform instantiates a function per node (and rewrite_call for a call
-// of another arity or with a callee expression), each named with the node's whole subtree:
-// what a large body's passes cost to compile.
+// The recursion of transform nests one function per level of the body (two for a call of
+// another arity or with a callee expression, through rewrite_call); with apply_rule, each
+// node instantiates two, named with its whole subtree: what a large body's passes cost to
+// compile.
 template <class F, class Rule, std::size_t... I, class... A>
 constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
                             Rule const& rule);
@@ -202,8 +203,9 @@ constexpr auto transform(Expr const& e, Rule const& rule) {
         return detail::rewrite_call(e.fn, e.args, rule);
     } else {
         // Unary and binary calls rebuilt here, as rewrite_call does: one function per level of
-        // the body rather than two, in instantiation and in the constant evaluator's depth.
-        using callee = decltype(node::fn);
+        // the body rather than two in the nesting of instantiations and of the constant
+        // evaluator's calls, which both compilers limit.
+        using callee = std::remove_cv_t<decltype(node::fn)>;
         auto const& a = static_cast<cassette::detail::leaf<0, argument_t<node, 0>> const&>(e.args).value;
         if constexpr (arity_of<node>::value == 1) {
             return detail::apply_rule(call<callee, decltype(ir::transform(a, rule))>{{}, e.fn, {{ir::transform(a, rule)}}}, rule);
