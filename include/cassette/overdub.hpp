@@ -64,7 +64,7 @@ constexpr context_ref<std::remove_reference_t<Ctx>, false> as_ref(hooks_disabled
 }
 // A const view: of a context it refers to, that context; of one it holds, a const one.
 template <class Ctx>
-constexpr context_ref<std::remove_reference_t<decltype((std::declval<hooks_disabled<Ctx> const&>().context))>, false> as_ref(
+constexpr context_ref<std::conditional_t<std::is_reference_v<Ctx>, std::remove_reference_t<Ctx>, Ctx const>, false> as_ref(
     hooks_disabled<Ctx> const& view) noexcept {
     return {view.context};
 }
