@@ -177,6 +177,28 @@ TEST_CASE("fold_constants evaluates calls on constants at compile time, idempote
     CHECK(folding.calls == 2);
 }
 
+// e + scale * N * 2 + ... + scale * 1 * 2, a chain N additions deep, each of a foldable product.
+template <int N>
+constexpr auto add_doubled_levels(auto e, int scale) {
+    if constexpr (N == 0)
+        return e;
+    else
+        return add_doubled_levels<N - 1>(e + ir::constant(scale * N) * 2, scale);
+}
+
+TEST_CASE("a body deeper than the compilers' limits on nesting is evaluated and rewritten in stages", "[passes]") {
+    // Two chains 260 deep (two stages each) of the same type, whose constants differ: the staged subtrees of one
+    // must not be taken for the other's.
+    constexpr auto g = cassette::function<"g">([](auto x) { return add_doubled_levels<260>(x, 1) + add_doubled_levels<260>(x, 3); });
+    constexpr int sum = 260 * 261 / 2;
+    counter plain;
+    with_pass<passes::fold_constants> folding;
+    CHECK(cassette::overdub(plain, g, 5) == 2 * 5 + 2 * sum + 6 * sum);
+    CHECK(cassette::overdub(folding, g, 5) == 2 * 5 + 2 * sum + 6 * sum);
+    CHECK(plain.calls == 2 * 520 + 1);
+    CHECK(folding.calls == 2 * 260 + 1);  // every product folded, at every level
+}
+
 TEST_CASE("strength_reduction turns pow(x, 2) into square(x), in pow's result type", "[passes]") {
     constexpr auto g = cassette::function<"g">([](auto x) {
         return cassette::pow(x + 1.0, 2) + cassette::pow(x, 0.5) + cassette::pow(x, 3);

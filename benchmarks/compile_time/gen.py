@@ -78,5 +78,5 @@ else:
     out.append('struct counting { int calls = 0; template <class... A> void prehook(A const&...) { ++calls; } };')
     out.append('struct folding { static constexpr auto pass = cassette::passes::fold_constants; };')
     out.append('struct sharing { static constexpr auto pass = cassette::passes::cse; };')
-    out.append('int main(int argc, char**) { double x = 1.0 / (argc + 1), y = 0.25; ' + body + ' std::printf("%.17g\\n", r); }')
+    out.append('int main(int argc, char**) { [[maybe_unused]] double x = 1.0 / (argc + 1), y = 0.25; ' + body + ' std::printf("%.17g\\n", r); }')
 print('\n'.join(out))

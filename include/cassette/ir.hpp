@@ -12,6 +12,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -25,6 +26,17 @@ struct dependent {
 
 template <class...>
 inline constexpr bool always_false = false;
+
+// A call's height and the calls to stage in it (see call_height below).
+inline constexpr std::size_t stage_height = 128;
+template <class Node>
+struct call_height;
+template <class Node, bool Deep = (call_height<Node>::value >= stage_height)>
+struct staged_calls;
+// What call<F, A...> makes of its arguments with its type (a class, named, instantiates nothing).
+template <class A>
+using made_with_parent =
+    std::conditional_t<(call_height<A>::value >= stage_height), staged_calls<A>, std::integral_constant<bool, true>>;
 
 }  // namespace cassette::detail
 
@@ -70,8 +82,20 @@ constexpr auto make_call(F const& fn, X const&... xs) {
 
 // What every node can do while a body is being built: be indexed, be called (higher order),
 // and refuse to be a bool, because a branch on a symbolic value cannot be recorded.
+// Nodes are copied, never moved. Moving a node whose move constructor was never needed before
+// makes Clang define the implicit move constructors of its whole subtree, each inside its
+// parent's, which exhausts its stack for a body a few hundred calls deep; copy constructors
+// are defined bottom up, as the builder copies each node into its parent. A deleted move
+// constructor here makes each node's own defaulted one deleted, which overload resolution
+// ignores: a node is moved by its copy constructor.
 template <class Derived>
 struct symbolic : node_base {
+    symbolic() = default;
+    symbolic(symbolic const&) = default;
+    symbolic(symbolic&&) = delete;
+    symbolic& operator=(symbolic const&) = default;
+
+
     template <class Index>
     constexpr auto operator[](Index const& i) const {
         return ir::make_call(typename detail::dependent<op::getindex_t, Index>::type{}, self(), i);
@@ -145,6 +169,8 @@ template <class F, class... Args>
 struct call : symbolic<call<F, Args...>> {
     [[no_unique_address]] F fn;
     detail::tuple<Args...> args;
+
+    static_assert((1 + ... + sizeof(cassette::detail::made_with_parent<Args>)) != 0);  // see detail::call_height
 };
 
 // The type of a call node's I-th argument. The first three by pattern: the evaluator asks for
@@ -349,4 +375,174 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     }
 };
 
+namespace detail {
+struct child_types {
+    template <class... C>
+    constexpr boost::mp11::mp_list<C...> operator()(C const&...) const {
+        return {};
+    }
+};
+}  // namespace detail
+
+// A node other than a call or a leaf: if_, let, fold, and node kinds defined outside the IR
+// (ad::derivative's). Every traversal reaches its children through two members:
+// visit_children(fn), fn called with references to the children, and with_children(c...),
+// the same node over new children.
+template <class T>
+concept form_node = expression<T> && requires(T const& n) { n.visit_children(detail::child_types{}); };
+template <class T>
+using children_of = decltype(std::declval<T const&>().visit_children(detail::child_types{}));
+
+// Every node's kind, in one place: traversals dispatch on it (a partial specialisation
+// matches a node's type without deducing against all of it, as overloading would).
+enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
+
+// The traits below asked of every node are classes deriving from std::integral_constant,
+// with variable templates over them for users: GCC gives every variable template instance
+// (and static data member) a mangled name, which spells the node's whole subtree, so the
+// library itself reads the classes' `value` (shared by all nodes of an answer). A body of N
+// calls nested D deep otherwise costs names of N * D characters per trait.
+namespace detail {
+template <node_kind K>
+using kind_constant = std::integral_constant<node_kind, K>;
+template <class T>
+struct kind_of_unqualified : kind_constant<form_node<T> ? node_kind::extension : node_kind::other> {};
+template <std::size_t I>
+struct kind_of_unqualified<param<I>> : kind_constant<node_kind::param> {};
+template <class T>
+struct kind_of_unqualified<constant<T>> : kind_constant<node_kind::constant> {};
+template <class Id, std::size_t K>
+struct kind_of_unqualified<var<Id, K>> : kind_constant<node_kind::var> {};
+template <class F, class... A>
+struct kind_of_unqualified<call<F, A...>> : kind_constant<node_kind::call> {};
+template <class C, class T, class E>
+struct kind_of_unqualified<conditional<C, T, E>> : kind_constant<node_kind::conditional> {};
+template <class Id, class V, class B>
+struct kind_of_unqualified<let_in<Id, V, B>> : kind_constant<node_kind::let> {};
+template <class Id, class F, class L, class I, class B>
+struct kind_of_unqualified<loop<Id, F, L, I, B>> : kind_constant<node_kind::loop> {};
+}  // namespace detail
+
+// A pass may write a node type const-qualified (decltype of a const variable).
+template <class T>
+struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
+template <class T>
+inline constexpr node_kind kind_of = node_kind_of<T>::value;
+
+// The largest Value<node>::value over every node of a tree, special forms and the nodes in
+// them included (0 for a tree of none); any_node_of is its yes-or-no form. Classes, read by
+// the library, with a variable template for users (see node_kind_of).
+template <template <class> class Value, class Node>
+struct max_over_nodes;
+template <template <class> class Value, class Node, class... Children>
+using max_over_node_and = std::integral_constant<
+    std::size_t, std::max({std::size_t{Value<Node>::value}, std::size_t{max_over_nodes<Value, Children>::value}...})>;
+
+template <template <class> class Value, class Node>
+struct max_over_nodes : max_over_node_and<Value, Node> {};
+template <template <class> class Value, class F, class... Args>
+struct max_over_nodes<Value, call<F, Args...>> : max_over_node_and<Value, call<F, Args...>, F, Args...> {};
+template <template <class> class Value, class N, class Children>
+struct max_over_form;
+template <template <class> class Value, class N, class... C>
+struct max_over_form<Value, N, boost::mp11::mp_list<C...>> : max_over_node_and<Value, N, C...> {};
+template <template <class> class Value, form_node N>
+struct max_over_nodes<Value, N> : max_over_form<Value, N, children_of<N>> {};
+
+// Whether some node of a tree satisfies Is (a trait with `value`).
+template <template <class> class Is, class Node>
+struct any_node_of : std::bool_constant<max_over_nodes<Is, Node>::value != 0> {};
+template <template <class> class Is, class Node>
+inline constexpr bool any_node = any_node_of<Is, Node>::value;
+
+template <class Node>
+struct is_self_call : std::false_type {};
+template <class... Args>
+struct is_self_call<call<self_t, Args...>> : std::true_type {};
+
+// Whether a subtree calls cassette::self.
+template <class Node>
+inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
+template <class Node>
+using self_calls_of = max_over_nodes<is_self_call, Node>;
+
+// The number of arguments of a call node.
+template <class T>
+struct arity_of : std::integral_constant<std::size_t, 0> {};
+template <class F, class... A>
+struct arity_of<call<F, A...>> : std::integral_constant<std::size_t, sizeof...(A)> {};
+template <class F, class... A>
+struct arity_of<call<F, A...> const> : arity_of<call<F, A...>> {};
+template <class T>
+inline constexpr std::size_t arity = arity_of<T>::value;
+
+// The calls in a node's subtree, those of callee expressions included.
+template <class T>
+struct call_count_of : std::integral_constant<std::size_t, 0> {};
+template <class F, class... A>
+struct call_count_of<call<F, A...>>
+    : std::integral_constant<std::size_t, 1 + call_count_of<F>::value + (call_count_of<A>::value + ... + 0)> {};
+template <class F, class... A>
+struct call_count_of<call<F, A...> const> : call_count_of<call<F, A...>> {};
+template <class T>
+inline constexpr std::size_t call_count = call_count_of<T>::value;
+
+// Node kinds, for passes that match "any node of this kind".
+template <class T>
+inline constexpr bool is_call = node_kind_of<T>::value == node_kind::call;
+template <class T>
+inline constexpr bool is_constant = is_constant_node<T>::value;
+
+// Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
+template <class T>
+struct special_form_of : std::bool_constant<form_node<T>> {};
+template <class T>
+inline constexpr bool is_special_form = special_form_of<T>::value;
+
 }  // namespace cassette::ir
+
+namespace cassette::detail {
+
+// A body's calls are evaluated by functions nested as deep as the body, each with a result
+// type worked out from its arguments', and other facts about a subtree are worked out from its
+// children's. Asked first of a deep body's root, each nests as many instantiations as the body
+// is deep, and a chain of a few hundred calls meets the compilers' limits (GCC's 900, Clang's
+// 1,024). So they are first asked of the call subtrees whose height (through calls; any other
+// node counts as a leaf) is a multiple of stage_height, lowest first (staged_calls lists them
+// so; stage instantiates a trait of each), and no question asked later nests more than
+// stage_height levels below it. A call's height, and the staged list of a call at least
+// stage_height high, are made with the call's type (its static_assert), from its arguments',
+// made before it: bottom up, so asking them of a deep body nests no instantiations either.
+template <class... T>
+consteval std::size_t max_of(T... v) {
+    std::size_t m = 0;
+    ((m = v > m ? v : m), ...);
+    return m;
+}
+
+template <class Node>
+struct call_height : std::integral_constant<std::size_t, 0> {};
+template <class F, class... A>
+struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {};
+
+template <class Node, bool Deep>
+struct staged_calls {
+    using type = boost::mp11::mp_list<>;
+};
+template <class F, class... A>
+struct staged_calls<ir::call<F, A...>, true> {
+    using type = boost::mp11::mp_append<typename staged_calls<A>::type...,
+                                        std::conditional_t<call_height<ir::call<F, A...>>::value % stage_height == 0,
+                                                           boost::mp11::mp_list<ir::call<F, A...>>, boost::mp11::mp_list<>>>;
+};
+
+// Trait<Call> instantiated for each of Calls in order: a left fold, which compilers expand from
+// its first element (Clang expands a right fold from its last).
+template <template <class> class Trait, class Calls>
+struct stage;
+template <template <class> class Trait, class... Calls>
+struct stage<Trait, boost::mp11::mp_list<Calls...>> : std::bool_constant<(1 + ... + sizeof(Trait<Calls>)) != 0> {};
+template <template <class> class Trait, class Node>
+using stage_for = stage<Trait, typename staged_calls<Node>::type>;
+
+}  // namespace cassette::detail

@@ -524,11 +524,22 @@ struct engine {
     // The return type is spelled out so that a self call inside the body can name it
     // while the body is still being instantiated (Clang instantiates constexpr bodies eagerly).
     // Traced functions are empty, so the callee hooks see for self is a static instance.
+    // Instantiates the evaluation of a deep body's staged calls, lowest first (see
+    // detail::call_height): Clang instantiates a constexpr function where it is named,
+    // inside its caller's instantiation, and 500 levels of them exhaust its stack.
+    template <class Fr, class... Calls>
+    static consteval bool stage_evaluation(boost::mp11::mp_list<Calls...>) {
+        return (true && ... && (static_cast<void>(&engine::eval<false, Calls, Fr>), true));
+    }
+
     template <class Ref, class F, class... P>
     static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
         if (!std::is_constant_evaluated()) detail::at_run_time();
         using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
         args_type const args{{xs}...};
+        using frame_type = decltype(detail::body_frame<F>(ref, args));
+        using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(P)>())>;
+        static_assert(engine::stage_evaluation<frame_type>(typename detail::staged_calls<body_type>::type{}));
         return engine::eval(body_under<typename Ref::context_type, F, sizeof...(P)>(), detail::body_frame<F>(ref, args));
     }
 };
@@ -589,6 +600,8 @@ template <class Ref, class F, class... X>
 struct body_result {
     using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(X)>())>;
     using frame_type = frame<Ref, F, detail::tuple<X const&...>, no_scope>;
+    template <class N>
+    using result_in_frame = eval_result<N, frame_type>;
 
     // The body's type with its self calls taken to return R.
     template <class R>
@@ -612,7 +625,9 @@ struct body_result {
     // settles (a plain base case and a tagged recursive branch take two steps; each nesting
     // of differentiation adds one).
     static consteval auto pick() {
+        static_assert(detail::stage_for<ir::self_calls_of, body_type>::value);  // see detail::call_height
         if constexpr (!ir::calls_self<body_type>) {
+            static_assert(detail::stage_for<result_in_frame, body_type>::value);
             return std::type_identity<eval_t<body_type, frame_type>>{};
         } else {
             using base = with_self<unknown_result>;

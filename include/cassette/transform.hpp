@@ -10,133 +10,12 @@
 #include <boost/hana/unpack.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 namespace cassette::ir {
-
-namespace detail {
-struct child_types {
-    template <class... C>
-    constexpr boost::mp11::mp_list<C...> operator()(C const&...) const {
-        return {};
-    }
-};
-}  // namespace detail
-
-// A node other than a call or a leaf: if_, let, fold, and node kinds defined outside the IR
-// (ad::derivative's). Every traversal reaches its children through two members:
-// visit_children(fn), fn called with references to the children, and with_children(c...),
-// the same node over new children.
-template <class T>
-concept form_node = expression<T> && requires(T const& n) { n.visit_children(detail::child_types{}); };
-template <class T>
-using children_of = decltype(std::declval<T const&>().visit_children(detail::child_types{}));
-
-// Every node's kind, in one place: traversals dispatch on it (a partial specialisation
-// matches a node's type without deducing against all of it, as overloading would).
-enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
-
-// The traits below asked of every node are classes deriving from std::integral_constant,
-// with variable templates over them for users: GCC gives every variable template instance
-// (and static data member) a mangled name, which spells the node's whole subtree, so the
-// library itself reads the classes' `value` (shared by all nodes of an answer). A body of N
-// calls nested D deep otherwise costs names of N * D characters per trait.
-namespace detail {
-template <node_kind K>
-using kind_constant = std::integral_constant<node_kind, K>;
-template <class T>
-struct kind_of_unqualified : kind_constant<form_node<T> ? node_kind::extension : node_kind::other> {};
-template <std::size_t I>
-struct kind_of_unqualified<param<I>> : kind_constant<node_kind::param> {};
-template <class T>
-struct kind_of_unqualified<constant<T>> : kind_constant<node_kind::constant> {};
-template <class Id, std::size_t K>
-struct kind_of_unqualified<var<Id, K>> : kind_constant<node_kind::var> {};
-template <class F, class... A>
-struct kind_of_unqualified<call<F, A...>> : kind_constant<node_kind::call> {};
-template <class C, class T, class E>
-struct kind_of_unqualified<conditional<C, T, E>> : kind_constant<node_kind::conditional> {};
-template <class Id, class V, class B>
-struct kind_of_unqualified<let_in<Id, V, B>> : kind_constant<node_kind::let> {};
-template <class Id, class F, class L, class I, class B>
-struct kind_of_unqualified<loop<Id, F, L, I, B>> : kind_constant<node_kind::loop> {};
-}  // namespace detail
-
-// A pass may write a node type const-qualified (decltype of a const variable).
-template <class T>
-struct node_kind_of : detail::kind_of_unqualified<std::remove_cv_t<T>> {};
-template <class T>
-inline constexpr node_kind kind_of = node_kind_of<T>::value;
-
-// The largest Value<node>::value over every node of a tree, special forms and the nodes in
-// them included (0 for a tree of none); any_node_of is its yes-or-no form. Classes, read by
-// the library, with a variable template for users (see node_kind_of).
-template <template <class> class Value, class Node>
-struct max_over_nodes;
-template <template <class> class Value, class Node, class... Children>
-using max_over_node_and = std::integral_constant<
-    std::size_t, std::max({std::size_t{Value<Node>::value}, std::size_t{max_over_nodes<Value, Children>::value}...})>;
-
-template <template <class> class Value, class Node>
-struct max_over_nodes : max_over_node_and<Value, Node> {};
-template <template <class> class Value, class F, class... Args>
-struct max_over_nodes<Value, call<F, Args...>> : max_over_node_and<Value, call<F, Args...>, F, Args...> {};
-template <template <class> class Value, class N, class Children>
-struct max_over_form;
-template <template <class> class Value, class N, class... C>
-struct max_over_form<Value, N, boost::mp11::mp_list<C...>> : max_over_node_and<Value, N, C...> {};
-template <template <class> class Value, form_node N>
-struct max_over_nodes<Value, N> : max_over_form<Value, N, children_of<N>> {};
-
-// Whether some node of a tree satisfies Is (a trait with `value`).
-template <template <class> class Is, class Node>
-struct any_node_of : std::bool_constant<max_over_nodes<Is, Node>::value != 0> {};
-template <template <class> class Is, class Node>
-inline constexpr bool any_node = any_node_of<Is, Node>::value;
-
-template <class Node>
-struct is_self_call : std::false_type {};
-template <class... Args>
-struct is_self_call<call<self_t, Args...>> : std::true_type {};
-
-// Whether a subtree calls cassette::self.
-template <class Node>
-inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
-
-// The number of arguments of a call node.
-template <class T>
-struct arity_of : std::integral_constant<std::size_t, 0> {};
-template <class F, class... A>
-struct arity_of<call<F, A...>> : std::integral_constant<std::size_t, sizeof...(A)> {};
-template <class F, class... A>
-struct arity_of<call<F, A...> const> : arity_of<call<F, A...>> {};
-template <class T>
-inline constexpr std::size_t arity = arity_of<T>::value;
-
-// The calls in a node's subtree, those of callee expressions included.
-template <class T>
-struct call_count_of : std::integral_constant<std::size_t, 0> {};
-template <class F, class... A>
-struct call_count_of<call<F, A...>>
-    : std::integral_constant<std::size_t, 1 + call_count_of<F>::value + (call_count_of<A>::value + ... + 0)> {};
-template <class F, class... A>
-struct call_count_of<call<F, A...> const> : call_count_of<call<F, A...>> {};
-template <class T>
-inline constexpr std::size_t call_count = call_count_of<T>::value;
-
-// Node kinds, for passes that match "any node of this kind".
-template <class T>
-inline constexpr bool is_call = node_kind_of<T>::value == node_kind::call;
-template <class T>
-inline constexpr bool is_constant = is_constant_node<T>::value;
-
-// Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
-template <class T>
-struct special_form_of : std::bool_constant<form_node<T>> {};
-template <class T>
-inline constexpr bool is_special_form = special_form_of<T>::value;
 
 // The same node with each child c replaced by fn(c); leaves (param, constant, var) as they are.
 template <class Node, class Fn>
@@ -170,16 +49,6 @@ constexpr auto map_children(N const& n, Fn const& fn) {
 
 namespace detail {
 
-// The recursion of transform nests one function per level of the body (two for a call of
-// another arity or with a callee expression, through rewrite_call); with apply_rule, each
-// node instantiates two, named with its whole subtree: what a large body's passes cost to
-// compile.
-template <class F, class Rule, std::size_t... I, class... A>
-constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                            Rule const& rule);
-template <class Node, class Rule>
-constexpr auto rewrite_children(Node const& n, Rule const& rule);
-
 // rule(rebuilt) if the rule takes the rebuilt node, else the node.
 template <class Node, class Rule>
 constexpr auto apply_rule(Node const& rebuilt, Rule const& rule) {
@@ -189,6 +58,174 @@ constexpr auto apply_rule(Node const& rebuilt, Rule const& rule) {
         return rebuilt;
 }
 
+// A deep body is rewritten in stages, as it is evaluated (cassette::detail::call_height): its
+// staged calls first, lowest first, each in a rewrite that takes the staged calls below it from
+// a table of those already rewritten, so that neither the nesting of instantiations nor the
+// constant evaluator's calls (both compilers stop at 512) grows with the body's depth. The
+// staged calls are numbered in the order staged_calls lists them, so those in a subtree are
+// numbered consecutively, its own last, and Base is the first number in the subtree rewritten.
+struct no_table {};  // a rewrite without stages, or of a subtree without staged calls
+template <std::size_t Number, class Rewritten, class Before>
+struct table_entry {
+    Rewritten const& rewritten;
+    Before const& before;
+};
+template <std::size_t J, std::size_t Number, class R, class Before>
+constexpr decltype(auto) table_get(table_entry<Number, R, Before> const& table) {
+    if constexpr (J == Number)
+        return (table.rewritten);
+    else
+        return detail::table_get<J>(table.before);
+}
+
+template <class N>
+struct staged_count : boost::mp11::mp_size<typename cassette::detail::staged_calls<N>::type> {};
+template <class N>
+struct is_staged : std::bool_constant<cassette::detail::call_height<N>::value >= cassette::detail::stage_height &&
+                                      cassette::detail::call_height<N>::value % cassette::detail::stage_height == 0> {};
+
+// What a rewrite does with a node: take it from the table, rewrite it without one (it has no
+// staged call), or rebuild it. Asked of the table, so that a rewrite without one asks nothing
+// of each node (an alias instantiates no class).
+enum class stage_step : unsigned char { from_table, without_table, rebuild };
+template <class Table>
+struct stage_of {
+    template <bool Top, class Expr>
+    using step = std::integral_constant<stage_step, stage_step::rebuild>;
+};
+template <std::size_t Number, class R, class Before>
+struct stage_of<table_entry<Number, R, Before>> {
+    template <bool Top, class Expr>
+    using step = std::integral_constant<stage_step, !Top && is_staged<Expr>::value      ? stage_step::from_table
+                                                    : staged_count<Expr>::value == 0 ? stage_step::without_table
+                                                                                     : stage_step::rebuild>;
+};
+
+// The first number in each argument's subtree, of a call whose first is Base.
+template <std::size_t Base, class... A>
+consteval std::array<std::size_t, sizeof...(A)> argument_bases() {
+    std::array<std::size_t, sizeof...(A)> bases{};
+    std::size_t const counts[] = {staged_count<A>::value..., 0};
+    std::size_t next = Base;
+    for (std::size_t i = 0; i != sizeof...(A); ++i) {
+        bases[i] = next;
+        next += counts[i];
+    }
+    return bases;
+}
+
+template <std::size_t Base, class F, class Rule, class Table, std::size_t... I, class... A>
+constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                            Rule const& rule, Table const& table);
+
+// The rewrite of e; a staged call is taken from the table, unless it is the one this stage
+// rewrites (Top). One function per level of the body for a unary or binary call, which are
+// rebuilt here rather than in rewrite_call: both the nesting of instantiations and the constant
+// evaluator's calls are limited.
+template <std::size_t Base, bool Top, class Expr, class Rule, class Table>
+constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table) {
+    using node = std::remove_cv_t<Expr>;
+    constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
+    if constexpr (step == stage_step::from_table) {
+        return detail::table_get<Base + staged_count<Expr>::value - 1>(table);
+    } else if constexpr (step == stage_step::without_table) {
+        return detail::rewrite<0, false>(e, rule, no_table{});
+    } else if constexpr (node_kind_of<node>::value != node_kind::call) {
+        // A form's calls are not staged (staged_calls counts it as a leaf).
+        return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return detail::rewrite<0, false>(child, rule, no_table{}); }),
+                                  rule);
+    } else if constexpr (expression<decltype(node::fn)> || arity_of<node>::value == 0 || arity_of<node>::value > 2) {
+        return detail::rewrite_call<Base>(e.fn, e.args, rule, table);
+    } else {
+        using callee = std::remove_cv_t<decltype(node::fn)>;
+        using A = argument_t<node, 0>;
+        auto const& a = static_cast<cassette::detail::leaf<0, A> const&>(e.args).value;
+        if constexpr (arity_of<node>::value == 1) {
+            return detail::apply_rule(call<callee, decltype(detail::rewrite<Base, false>(a, rule, table))>{
+                                          {}, e.fn, {{detail::rewrite<Base, false>(a, rule, table)}}},
+                                      rule);
+        } else {
+            constexpr std::size_t b_base = Base + staged_count<A>::value;
+            auto const& b = static_cast<cassette::detail::leaf<1, argument_t<node, 1>> const&>(e.args).value;
+            return detail::apply_rule(call<callee, decltype(detail::rewrite<Base, false>(a, rule, table)),
+                                           decltype(detail::rewrite<b_base, false>(b, rule, table))>{
+                                          {}, e.fn, {{detail::rewrite<Base, false>(a, rule, table)}, {detail::rewrite<b_base, false>(b, rule, table)}}},
+                                      rule);
+        }
+    }
+}
+
+// The call rebuilt from its rewritten callee (not staged: staged_calls leaves callees out) and
+// arguments (a braced list rewrites them left to right, each reached by a cast to its base in
+// the tuple), then the rule.
+template <std::size_t Base, class F, class Rule, class Table, std::size_t... I, class... A>
+constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
+                            Rule const& rule, Table const& table) {
+    constexpr auto bases = detail::argument_bases<Base, A...>();
+    auto callee = [&]() -> decltype(auto) {
+        if constexpr (expression<F>)
+            return detail::rewrite<0, false>(fn, rule, no_table{});
+        else
+            return (fn);
+    };
+    return detail::apply_rule(call<std::remove_cvref_t<decltype(callee())>,
+                                   decltype(detail::rewrite<bases[I], false>(std::declval<A const&>(), rule, table))...>{
+                                  {}, callee(), {{detail::rewrite<bases[I], false>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule, table)}...}},
+                              rule);
+}
+
+// Where each staged call is: those below a staged call (or below the root: Top), which the
+// rewrite of its stage takes from the table.
+// (`where` is a cassette::detail::tuple<S const*...>, not spelled so: GCC 12 cannot mangle the
+// alias over a pack of pointers in a signature, "sorry, unimplemented: mangling pointer_type".)
+template <std::size_t Base, bool Top, class Expr, class Where>
+constexpr void locate(Expr const& e, Where& where);
+template <std::size_t Base, class Where, std::size_t... I, class... A>
+constexpr void locate_in(cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args, Where& where) {
+    constexpr auto bases = detail::argument_bases<Base, A...>();
+    (detail::locate<bases[I], false>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, where), ...);
+}
+template <std::size_t Base, bool Top, class Expr, class Where>
+constexpr void locate(Expr const& e, Where& where) {
+    if constexpr (staged_count<Expr>::value == 0)
+        return;
+    else if constexpr (!Top && is_staged<Expr>::value)
+        cassette::detail::get<Base + staged_count<Expr>::value - 1>(where) = &e;
+    else
+        detail::locate_in<Base>(e.args, where);
+}
+
+// The stages from the K-th on, the table holding those before it; then the root's.
+template <std::size_t K, class Staged, class Expr, class Rule, class Where, class Table>
+constexpr auto rewrite_from(Expr const& e, Rule const& rule, Where const& where, Table const& table) {
+    if constexpr (K == boost::mp11::mp_size<Staged>::value) {
+        if constexpr (is_staged<Expr>::value)
+            return detail::table_get<K - 1>(table);
+        else
+            return detail::rewrite<0, true>(e, rule, table);
+    } else {
+        using staged = boost::mp11::mp_at_c<Staged, K>;
+        auto const rewritten = detail::rewrite<K + 1 - staged_count<staged>::value, true>(*cassette::detail::get<K>(where), rule, table);
+        return detail::rewrite_from<K + 1, Staged>(e, rule, where, table_entry<K, decltype(rewritten), Table>{rewritten, table});
+    }
+}
+
+template <class Expr, class Rule, class... S>
+constexpr auto rewrite_staged(Expr const& e, Rule const& rule, boost::mp11::mp_list<S...>) {
+    constexpr std::size_t n = sizeof...(S);
+    cassette::detail::tuple<S const*...> where{};
+    if constexpr (is_staged<Expr>::value)
+        cassette::detail::get<n - 1>(where) = &e;
+    else
+        detail::locate<0, true>(e, where);
+    // Top down, so that each staged call is located before the calls below it.
+    [&]<std::size_t... J>(std::index_sequence<J...>) {
+        constexpr std::size_t counts[] = {staged_count<S>::value...};
+        (detail::locate<n - J - counts[n - 1 - J], true>(*cassette::detail::get<n - 1 - J>(where), where), ...);
+    }(std::make_index_sequence<n>{});
+    return detail::rewrite_from<0, boost::mp11::mp_list<S...>>(e, rule, where, no_table{});
+}
+
 }  // namespace detail
 
 // Bottom-up rewrite: `rule(node)` is applied to each node after its children were
@@ -196,57 +233,12 @@ constexpr auto apply_rule(Node const& rebuilt, Rule const& rule) {
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
-    using node = std::remove_cv_t<Expr>;
-    if constexpr (node_kind_of<node>::value != node_kind::call) {
-        return detail::apply_rule(detail::rewrite_children(e, rule), rule);
-    } else if constexpr (expression<decltype(node::fn)> || arity_of<node>::value == 0 || arity_of<node>::value > 2) {
-        return detail::rewrite_call(e.fn, e.args, rule);
-    } else {
-        // Unary and binary calls rebuilt here, as rewrite_call does: one function per level of
-        // the body rather than two in the nesting of instantiations and of the constant
-        // evaluator's calls, which both compilers limit.
-        using callee = std::remove_cv_t<decltype(node::fn)>;
-        auto const& a = static_cast<cassette::detail::leaf<0, argument_t<node, 0>> const&>(e.args).value;
-        if constexpr (arity_of<node>::value == 1) {
-            return detail::apply_rule(call<callee, decltype(ir::transform(a, rule))>{{}, e.fn, {{ir::transform(a, rule)}}}, rule);
-        } else {
-            auto const& b = static_cast<cassette::detail::leaf<1, argument_t<node, 1>> const&>(e.args).value;
-            return detail::apply_rule(call<callee, decltype(ir::transform(a, rule)), decltype(ir::transform(b, rule))>{
-                                          {}, e.fn, {{ir::transform(a, rule)}, {ir::transform(b, rule)}}},
-                                      rule);
-        }
-    }
-}
-
-namespace detail {
-
-template <class F, class Rule>
-constexpr decltype(auto) rewrite_callee(F const& fn, Rule const& rule) {
-    if constexpr (expression<F>)
-        return ir::transform(fn, rule);
+    using staged = typename cassette::detail::staged_calls<Expr>::type;
+    if constexpr (boost::mp11::mp_empty<staged>::value)
+        return detail::rewrite<0, false>(e, rule, detail::no_table{});
     else
-        return (fn);
+        return detail::rewrite_staged(e, rule, staged{});
 }
-
-// The call rebuilt from its rewritten callee and arguments (a braced list rewrites them left
-// to right, each argument reached by a cast to its base in the tuple), then the rule.
-template <class F, class Rule, std::size_t... I, class... A>
-constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                            Rule const& rule) {
-    using callee = std::remove_cvref_t<decltype(detail::rewrite_callee(fn, rule))>;
-    return detail::apply_rule(call<callee, decltype(ir::transform(std::declval<A const&>(), rule))...>{
-                                  {},
-                                  detail::rewrite_callee(fn, rule),
-                                  {{ir::transform(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule)}...}},
-                              rule);
-}
-
-template <class Node, class Rule>
-constexpr auto rewrite_children(Node const& n, Rule const& rule) {
-    return ir::map_children(n, [&](auto const& child) { return ir::transform(child, rule); });
-}
-
-}  // namespace detail
 
 // Whether two expressions of the same type are the same expression: constants compare
 // their values; callees compare with == where they can and are otherwise equal only if
