@@ -197,6 +197,12 @@ TEST_CASE("a body deeper than the compilers' limits on nesting is evaluated and 
     CHECK(cassette::overdub(folding, g, 5) == 2 * 5 + 2 * sum + 6 * sum);
     CHECK(plain.calls == 2 * 520 + 1);
     CHECK(folding.calls == 2 * 260 + 1);  // every product folded, at every level
+    // A form's children are staged as bodies of their own.
+    constexpr auto h = cassette::function<"h">([](auto x) {
+        return cassette::if_(x > 0, add_doubled_levels<260>(x, 1), x) + cassette::let(add_doubled_levels<260>(x, 3), [](auto v) { return v; });
+    });
+    CHECK(cassette::overdub(folding, h, 5) == 2 * 5 + 2 * sum + 6 * sum);
+    CHECK(cassette::overdub(folding, h, -5) == 2 * -5 + 6 * sum);
 }
 
 TEST_CASE("strength_reduction turns pow(x, 2) into square(x), in pow's result type", "[passes]") {

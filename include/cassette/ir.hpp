@@ -38,6 +38,15 @@ template <class A>
 using made_with_parent =
     std::conditional_t<(call_height<A>::value >= stage_height), staged_calls<A>, std::integral_constant<bool, true>>;
 
+// Trait<Call> instantiated for each of Calls in order: a left fold, which compilers expand from
+// its first element (Clang expands a right fold from its last).
+template <template <class> class Trait, class Calls>
+struct stage;
+template <template <class> class Trait, class... Calls>
+struct stage<Trait, boost::mp11::mp_list<Calls...>> : std::bool_constant<(1 + ... + sizeof(Trait<Calls>)) != 0> {};
+template <template <class> class Trait, class Node>
+using stage_for = stage<Trait, typename staged_calls<Node>::type>;
+
 }  // namespace cassette::detail
 
 namespace cassette::ir {
@@ -442,16 +451,29 @@ template <template <class> class Value, class Node>
 struct max_over_nodes : max_over_node_and<Value, Node> {};
 template <template <class> class Value, class F, class... Args>
 struct max_over_nodes<Value, call<F, Args...>> : max_over_node_and<Value, call<F, Args...>, F, Args...> {};
+template <template <class> class Value>
+struct max_over {
+    template <class N>
+    using of = max_over_nodes<Value, N>;
+};
+// A form's child, staged as a body of its own (cassette::detail::call_height counts the form as
+// a leaf) before the form's answer asks it.
+template <template <class> class Value, class Child>
+struct staged_child {
+    static_assert(cassette::detail::stage_for<max_over<Value>::template of, Child>::value);
+    using type = Child;
+};
 template <template <class> class Value, class N, class Children>
 struct max_over_form;
 template <template <class> class Value, class N, class... C>
-struct max_over_form<Value, N, boost::mp11::mp_list<C...>> : max_over_node_and<Value, N, C...> {};
+struct max_over_form<Value, N, boost::mp11::mp_list<C...>> : max_over_node_and<Value, N, typename staged_child<Value, C>::type...> {};
 template <template <class> class Value, form_node N>
 struct max_over_nodes<Value, N> : max_over_form<Value, N, children_of<N>> {};
 
 // Whether some node of a tree satisfies Is (a trait with `value`).
+// Staged (see staged_child): asked of a deep body's root, it nests no deeper than a stage.
 template <template <class> class Is, class Node>
-struct any_node_of : std::bool_constant<max_over_nodes<Is, Node>::value != 0> {};
+struct any_node_of : std::bool_constant<max_over_nodes<Is, typename staged_child<Is, Node>::type>::value != 0> {};
 template <template <class> class Is, class Node>
 inline constexpr bool any_node = any_node_of<Is, Node>::value;
 
@@ -535,14 +557,5 @@ struct staged_calls<ir::call<F, A...>, true> {
                                         std::conditional_t<call_height<ir::call<F, A...>>::value % stage_height == 0,
                                                            boost::mp11::mp_list<ir::call<F, A...>>, boost::mp11::mp_list<>>>;
 };
-
-// Trait<Call> instantiated for each of Calls in order: a left fold, which compilers expand from
-// its first element (Clang expands a right fold from its last).
-template <template <class> class Trait, class Calls>
-struct stage;
-template <template <class> class Trait, class... Calls>
-struct stage<Trait, boost::mp11::mp_list<Calls...>> : std::bool_constant<(1 + ... + sizeof(Trait<Calls>)) != 0> {};
-template <template <class> class Trait, class Node>
-using stage_for = stage<Trait, typename staged_calls<Node>::type>;
 
 }  // namespace cassette::detail

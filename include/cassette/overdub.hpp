@@ -125,6 +125,8 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
 // What evaluating a node gives, a reference or a value: a class, so it is computed once.
 template <class Node, class Fr, ir::node_kind = ir::node_kind_of<Node>::value>
 struct eval_result;
+template <class Node, class Fr>
+struct staged_result;
 template <class Fr, class Then, class Else>
 struct branch_type;
 template <class Fr, class Id, class Index, class Init, class Body>
@@ -150,7 +152,7 @@ struct frame {
 
     // A child's value, the child run through the context.
     template <class N>
-    CASSETTE_INLINE constexpr auto eval(N const& n) const -> typename eval_result<N, frame>::type;
+    CASSETTE_INLINE constexpr auto eval(N const& n) const -> typename staged_result<N, frame>::type;
 
     // This frame with var<Id, K> reading get<K>(values), a tuple of references.
     template <class Id, class Values>
@@ -308,6 +310,9 @@ struct uncallable {};
 
 template <class Node, class Fr>
 using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
+// The same for a form's child, or a body: staged (staged_result).
+template <class Node, class Fr>
+using staged_t = std::remove_cvref_t<typename staged_result<Node, Fr>::type>;
 
 // Whether a call is evaluated in a function of its own (CASSETTE_OUTLINE_CALLS, config.hpp):
 // where its subtree's count of calls passes a multiple of outline_calls that no argument's
@@ -524,24 +529,31 @@ struct engine {
     // The return type is spelled out so that a self call inside the body can name it
     // while the body is still being instantiated (Clang instantiates constexpr bodies eagerly).
     // Traced functions are empty, so the callee hooks see for self is a static instance.
-    // Instantiates the evaluation of a deep body's staged calls, lowest first (see
+    template <class Ref, class F, class... P>
+    static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
+        if (!std::is_constant_evaluated()) detail::at_run_time();
+        using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
+        args_type const args{{xs}...};
+        return detail::body_frame<F>(ref, args).eval(body_under<typename Ref::context_type, F, sizeof...(P)>());
+    }
+
+    // Instantiates the evaluation of a deep node's staged calls, lowest first (see
     // detail::call_height): Clang instantiates a constexpr function where it is named,
     // inside its caller's instantiation, and 500 levels of them exhaust its stack.
     template <class Fr, class... Calls>
     static consteval bool stage_evaluation(boost::mp11::mp_list<Calls...>) {
         return (true && ... && (static_cast<void>(&engine::eval<false, Calls, Fr>), true));
     }
+};
 
-    template <class Ref, class F, class... P>
-    static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
-        if (!std::is_constant_evaluated()) detail::at_run_time();
-        using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
-        args_type const args{{xs}...};
-        using frame_type = decltype(detail::body_frame<F>(ref, args));
-        using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(P)>())>;
-        static_assert(engine::stage_evaluation<frame_type>(typename detail::staged_calls<body_type>::type{}));
-        return engine::eval(body_under<typename Ref::context_type, F, sizeof...(P)>(), detail::body_frame<F>(ref, args));
-    }
+// What frame.eval(n) gives, its staged calls' result types worked out first, lowest first
+// (detail::call_height): frame.eval is where a body's evaluation starts, and a form's children's.
+template <class Node, class Fr>
+struct staged_result {
+    template <class N>
+    using result_in_frame = eval_result<N, Fr>;
+    static_assert(detail::stage_for<result_in_frame, Node>::value);
+    using type = typename eval_result<Node, Fr>::type;
 };
 
 // A form's: what its evaluate member returns (the member's return type, where it spells one).
@@ -600,12 +612,9 @@ template <class Ref, class F, class... X>
 struct body_result {
     using body_type = std::remove_cvref_t<decltype(body_under<typename Ref::context_type, F, sizeof...(X)>())>;
     using frame_type = frame<Ref, F, detail::tuple<X const&...>, no_scope>;
-    template <class N>
-    using result_in_frame = eval_result<N, frame_type>;
-
     // The body's type with its self calls taken to return R.
     template <class R>
-    using with_self = eval_t<decltype(ir::transform(std::declval<body_type const&>(), self_returns<R>{})), frame_type>;
+    using with_self = staged_t<decltype(ir::transform(std::declval<body_type const&>(), self_returns<R>{})), frame_type>;
 
     // R widened to hold what the body makes of it too, where they have a common type (a
     // context whose metadata type changes from one call to the next, as reverse mode's terms
@@ -627,8 +636,7 @@ struct body_result {
     static consteval auto pick() {
         static_assert(detail::stage_for<ir::self_calls_of, body_type>::value);  // see detail::call_height
         if constexpr (!ir::calls_self<body_type>) {
-            static_assert(detail::stage_for<result_in_frame, body_type>::value);
-            return std::type_identity<eval_t<body_type, frame_type>>{};
+            return std::type_identity<staged_t<body_type, frame_type>>{};
         } else {
             using base = with_self<unknown_result>;
             static_assert(!std::is_same_v<base, unknown_result>,
@@ -647,7 +655,8 @@ struct body_result {
 
 template <class Ref, class Self, class Args, class Scope>
 template <class N>
-CASSETTE_INLINE constexpr auto frame<Ref, Self, Args, Scope>::eval(N const& n) const -> typename eval_result<N, frame>::type {
+CASSETTE_INLINE constexpr auto frame<Ref, Self, Args, Scope>::eval(N const& n) const -> typename staged_result<N, frame>::type {
+    static_assert(engine::stage_evaluation<frame>(typename detail::staged_calls<N>::type{}));
     return engine::eval(n, *this);
 }
 
@@ -746,11 +755,11 @@ struct branch_type {
                   "base case that gives the function its result type.");
     static consteval auto pick() {
         if constexpr (ir::any_node_of<is_unknown, Then>::value)
-            return std::type_identity<eval_t<Else, Fr>>{};
+            return std::type_identity<staged_t<Else, Fr>>{};
         else if constexpr (ir::any_node_of<is_unknown, Else>::value)
-            return std::type_identity<eval_t<Then, Fr>>{};
+            return std::type_identity<staged_t<Then, Fr>>{};
         else
-            return std::common_type<eval_t<Then, Fr>, eval_t<Else, Fr>>{};
+            return std::common_type<staged_t<Then, Fr>, staged_t<Else, Fr>>{};
     }
     using type = typename decltype(pick())::type;
 };
@@ -760,7 +769,7 @@ struct branch_type {
 template <class Fr, class Id, class Index, class Init, class Body>
 struct accumulator_type {
     template <class Acc>
-    using step = eval_t<Body, decltype(std::declval<Fr const&>().template bind<Id>(
+    using step = staged_t<Body, decltype(std::declval<Fr const&>().template bind<Id>(
                                   std::declval<detail::tuple<Index const&, Acc const&> const&>()))>;
     // Wide enough for init and for what the body makes of it: a plain init where the body
     // tags, or a tagged init where the body's calls fall back and drop the tag.

@@ -182,7 +182,7 @@ struct impure_call : std::false_type {};
 
 // A tree is pure when none of its calls is impure.
 template <class N>
-struct pure_tree : std::bool_constant<!ir::any_node_of<impure_call, N>::value> {};
+struct pure_tree : std::bool_constant<ir::max_over_nodes<impure_call, N>::value == 0> {};  // asked bottom up: unstaged
 
 template <class F, std::size_t Arity>
 constexpr bool pure_callee() {
@@ -478,8 +478,12 @@ constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::ind
     }
 }
 
+template <class N>
+using special_forms_in = ir::max_over_nodes<ir::special_form_of, N>;
 template <class R>
 constexpr auto cse_region(R const& region) {
+    // The region's calls asked of its staged calls first (cassette::detail::call_height).
+    static_assert(cassette::detail::stage_for<region_calls, R>::value && cassette::detail::stage_for<cse_numbers_above, R>::value);
     using bound = typename bound_types<typename region_calls<R>::type>::type;
     return detail::bind_region(region, bound{}, std::make_index_sequence<boost::mp11::mp_size<bound>::value>{});
 }
@@ -501,6 +505,7 @@ struct cse_t {
 
     template <class Body>
     constexpr auto operator()(Body const& body) const {
+        static_assert(cassette::detail::stage_for<detail::special_forms_in, Body>::value);  // see cse_region
         if constexpr (ir::any_node_of<ir::special_form_of, Body>::value)
             return detail::cse_region(ir::transform(body, rule{}));
         else

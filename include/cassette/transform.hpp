@@ -101,6 +101,11 @@ struct stage_of<table_entry<Number, R, Before>> {
                                                                                      : stage_step::rebuild>;
 };
 
+}  // namespace detail
+template <class Expr, class Rule>
+constexpr auto transform(Expr const& e, Rule const& rule);
+namespace detail {
+
 // The first number in each argument's subtree, of a call whose first is Base.
 template <std::size_t Base, class... A>
 consteval std::array<std::size_t, sizeof...(A)> argument_bases() {
@@ -131,9 +136,9 @@ constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table) {
     } else if constexpr (step == stage_step::without_table) {
         return detail::rewrite<0, false>(e, rule, no_table{});
     } else if constexpr (node_kind_of<node>::value != node_kind::call) {
-        // A form's calls are not staged (staged_calls counts it as a leaf).
-        return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return detail::rewrite<0, false>(child, rule, no_table{}); }),
-                                  rule);
+        // Each of a form's children is a body of its own to staged_calls, which counts the form
+        // as a leaf: staged here, if it is deep.
+        return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); }), rule);
     } else if constexpr (expression<decltype(node::fn)> || arity_of<node>::value == 0 || arity_of<node>::value > 2) {
         return detail::rewrite_call<Base>(e.fn, e.args, rule, table);
     } else {
