@@ -2,10 +2,10 @@
 """The depth test: gen.py's chain of N calls (default 600, past where both compilers' default
 limits stopped a body walked as a tree) compiled in each DSL mode with one compiler, warnings
 as errors (Clang's -Wstack-exhausted among them), run, and compared with the same chain in
-plain C++ (plain, null, hooked, fold_constants) or on Ceres Jet (derivative: d/dx; gradient:
+plain C++ (plain, null, hooked, fold_constants, cse) or on Ceres Jet (derivative: d/dx; gradient:
 d/dx + d/dy), to a relative 1e-12; the hooked context must see every call.
 
-  depth.py --cxx g++ --include include [--n 600] [--modes plain hooked fold_constants derivative gradient]
+  depth.py --cxx g++ --include include [--n 600] [--modes plain null hooked fold_constants cse derivative gradient]
 """
 import argparse, pathlib, subprocess, sys, tempfile
 
@@ -14,7 +14,7 @@ p = argparse.ArgumentParser()
 p.add_argument('--cxx', required=True)
 p.add_argument('--include', required=True)
 p.add_argument('--n', type=int, default=600)
-p.add_argument('--modes', nargs='+', default=['plain', 'null', 'hooked', 'fold_constants', 'derivative', 'gradient'])
+p.add_argument('--modes', nargs='+', default=['plain', 'null', 'hooked', 'fold_constants', 'cse', 'derivative', 'gradient'])
 a = p.parse_args()
 
 

@@ -78,6 +78,11 @@ constexpr decltype(auto) table_get(table_entry<Number, R, Before> const& table) 
         return detail::table_get<J>(table.before);
 }
 
+}  // namespace detail
+template <class Expr, class Rule>
+constexpr auto transform(Expr const& e, Rule const& rule);
+namespace detail {
+
 template <class N>
 struct staged_count : boost::mp11::mp_size<typename cassette::detail::staged_calls<N>::type> {};
 template <class N>
@@ -85,28 +90,10 @@ struct is_staged : std::bool_constant<cassette::detail::call_height<N>::value >=
                                       cassette::detail::call_height<N>::value % cassette::detail::stage_height == 0> {};
 
 // What a rewrite does with a node: take it from the table, rewrite it without one (it has no
-// staged call), or rebuild it. Asked of the table, so that a rewrite without one asks nothing
-// of each node (an alias instantiates no class).
+// staged call), or rebuild it; and the first number in each argument's subtree, of a call whose
+// first is Base. Asked of the table, so that a rewrite without one asks nothing of each node
+// (an alias instantiates no class).
 enum class stage_step : unsigned char { from_table, without_table, rebuild };
-template <class Table>
-struct stage_of {
-    template <bool Top, class Expr>
-    using step = std::integral_constant<stage_step, stage_step::rebuild>;
-};
-template <std::size_t Number, class R, class Before>
-struct stage_of<table_entry<Number, R, Before>> {
-    template <bool Top, class Expr>
-    using step = std::integral_constant<stage_step, !Top && is_staged<Expr>::value      ? stage_step::from_table
-                                                    : staged_count<Expr>::value == 0 ? stage_step::without_table
-                                                                                     : stage_step::rebuild>;
-};
-
-}  // namespace detail
-template <class Expr, class Rule>
-constexpr auto transform(Expr const& e, Rule const& rule);
-namespace detail {
-
-// The first number in each argument's subtree, of a call whose first is Base.
 template <std::size_t Base, class... A>
 consteval std::array<std::size_t, sizeof...(A)> argument_bases() {
     std::array<std::size_t, sizeof...(A)> bases{};
@@ -118,65 +105,83 @@ consteval std::array<std::size_t, sizeof...(A)> argument_bases() {
     }
     return bases;
 }
+template <std::size_t Arity>
+struct no_bases {
+    static constexpr std::array<std::size_t, Arity> value{};
+};
+template <std::size_t Base, class... A>
+struct bases_of {
+    static constexpr std::array<std::size_t, sizeof...(A)> value = detail::argument_bases<Base, A...>();
+};
+template <class Table>
+struct stage_of {
+    template <bool Top, class Expr>
+    using step = std::integral_constant<stage_step, stage_step::rebuild>;
+    template <std::size_t Base, class... A>
+    using bases = no_bases<sizeof...(A)>;
+};
+template <std::size_t Number, class R, class Before>
+struct stage_of<table_entry<Number, R, Before>> {
+    template <bool Top, class Expr>
+    using step = std::integral_constant<stage_step, !Top && is_staged<Expr>::value      ? stage_step::from_table
+                                                    : staged_count<Expr>::value == 0 ? stage_step::without_table
+                                                                                     : stage_step::rebuild>;
+    template <std::size_t Base, class... A>
+    using bases = bases_of<Base, A...>;
+};
 
-template <std::size_t Base, class F, class Rule, class Table, std::size_t... I, class... A>
-constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                            Rule const& rule, Table const& table);
+template <class N>
+using arguments_of = std::make_index_sequence<arity_of<N>::value>;
+
+template <class F, class Rule>
+constexpr auto rewrite_callee(F const& fn, Rule const& rule);
 
 // The rewrite of e; a staged call is taken from the table, unless it is the one this stage
-// rewrites (Top). One function per level of the body for a unary or binary call, which are
-// rebuilt here rather than in rewrite_call: both the nesting of instantiations and the constant
-// evaluator's calls are limited.
-template <std::size_t Base, bool Top, class Expr, class Rule, class Table>
-constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table) {
+// rewrites (Top). I... index a call's arguments: one function per level of the body, as both
+// the nesting of instantiations and the constant evaluator's calls are limited. The rebuilt
+// call is made where it is returned, as the rule's argument or the result: returned from a
+// variable or a parameter, each level would copy its whole subtree, which costs the square of
+// a chain's depth in the constant evaluator (GCC 12, fold_constants on a chain 1,000 deep).
+template <std::size_t Base, bool Top, class Expr, class Rule, class Table, std::size_t... I>
+constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std::index_sequence<I...>) {
     using node = std::remove_cv_t<Expr>;
     constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
     if constexpr (step == stage_step::from_table) {
         return detail::table_get<Base + staged_count<Expr>::value - 1>(table);
     } else if constexpr (step == stage_step::without_table) {
-        return detail::rewrite<0, false>(e, rule, no_table{});
+        return detail::rewrite<0, false>(e, rule, no_table{}, arguments_of<Expr>{});
     } else if constexpr (node_kind_of<node>::value != node_kind::call) {
         // Each of a form's children is a body of its own to staged_calls, which counts the form
         // as a leaf: staged here, if it is deep.
         return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); }), rule);
-    } else if constexpr (expression<decltype(node::fn)> || arity_of<node>::value == 0 || arity_of<node>::value > 2) {
-        return detail::rewrite_call<Base>(e.fn, e.args, rule, table);
     } else {
-        using callee = std::remove_cv_t<decltype(node::fn)>;
-        using A = argument_t<node, 0>;
-        auto const& a = static_cast<cassette::detail::leaf<0, A> const&>(e.args).value;
-        if constexpr (arity_of<node>::value == 1) {
-            return detail::apply_rule(call<callee, decltype(detail::rewrite<Base, false>(a, rule, table))>{
-                                          {}, e.fn, {{detail::rewrite<Base, false>(a, rule, table)}}},
-                                      rule);
-        } else {
-            constexpr std::size_t b_base = Base + staged_count<A>::value;
-            auto const& b = static_cast<cassette::detail::leaf<1, argument_t<node, 1>> const&>(e.args).value;
-            return detail::apply_rule(call<callee, decltype(detail::rewrite<Base, false>(a, rule, table)),
-                                           decltype(detail::rewrite<b_base, false>(b, rule, table))>{
-                                          {}, e.fn, {{detail::rewrite<Base, false>(a, rule, table)}, {detail::rewrite<b_base, false>(b, rule, table)}}},
-                                      rule);
-        }
+        constexpr auto const& bases = stage_of<Table>::template bases<Base, argument_t<node, I>...>::value;
+        using rebuilt = call<std::remove_cvref_t<decltype(detail::rewrite_callee(e.fn, rule))>,
+                             decltype(detail::rewrite<bases[I], false>(std::declval<argument_t<node, I> const&>(), rule, table,
+                                                                       arguments_of<argument_t<node, I>>{}))...>;
+        // A braced list rewrites left to right: the callee, then each argument, reached by a
+        // cast to its base in the tuple.
+        if constexpr (std::is_invocable<Rule const&, rebuilt const&>::value)
+            return ir::as_node(rule(rebuilt{{},
+                                            detail::rewrite_callee(e.fn, rule),
+                                            {{detail::rewrite<bases[I], false>(
+                                                static_cast<cassette::detail::leaf<I, argument_t<node, I>> const&>(e.args).value, rule,
+                                                table, arguments_of<argument_t<node, I>>{})}...}}));
+        else
+            return rebuilt{{},
+                           detail::rewrite_callee(e.fn, rule),
+                           {{detail::rewrite<bases[I], false>(static_cast<cassette::detail::leaf<I, argument_t<node, I>> const&>(e.args).value,
+                                                              rule, table, arguments_of<argument_t<node, I>>{})}...}};
     }
 }
 
-// The call rebuilt from its rewritten callee (not staged: staged_calls leaves callees out) and
-// arguments (a braced list rewrites them left to right, each reached by a cast to its base in
-// the tuple), then the rule.
-template <std::size_t Base, class F, class Rule, class Table, std::size_t... I, class... A>
-constexpr auto rewrite_call(F const& fn, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                            Rule const& rule, Table const& table) {
-    constexpr auto bases = detail::argument_bases<Base, A...>();
-    auto callee = [&]() -> decltype(auto) {
-        if constexpr (expression<F>)
-            return detail::rewrite<0, false>(fn, rule, no_table{});
-        else
-            return (fn);
-    };
-    return detail::apply_rule(call<std::remove_cvref_t<decltype(callee())>,
-                                   decltype(detail::rewrite<bases[I], false>(std::declval<A const&>(), rule, table))...>{
-                                  {}, callee(), {{detail::rewrite<bases[I], false>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, rule, table)}...}},
-                              rule);
+// A callee expression is rewritten as a body of its own (staged_calls leaves callees out).
+template <class F, class Rule>
+constexpr auto rewrite_callee(F const& fn, Rule const& rule) {
+    if constexpr (expression<F>)
+        return ir::transform(fn, rule);
+    else
+        return fn;
 }
 
 // Where each staged call is: those below a staged call (or below the root: Top), which the
@@ -207,10 +212,11 @@ constexpr auto rewrite_from(Expr const& e, Rule const& rule, Where const& where,
         if constexpr (is_staged<Expr>::value)
             return detail::table_get<K - 1>(table);
         else
-            return detail::rewrite<0, true>(e, rule, table);
+            return detail::rewrite<0, true>(e, rule, table, arguments_of<Expr>{});
     } else {
         using staged = boost::mp11::mp_at_c<Staged, K>;
-        auto const rewritten = detail::rewrite<K + 1 - staged_count<staged>::value, true>(*cassette::detail::get<K>(where), rule, table);
+        auto const rewritten = detail::rewrite<K + 1 - staged_count<staged>::value, true>(*cassette::detail::get<K>(where), rule, table,
+                                                                                          arguments_of<staged>{});
         return detail::rewrite_from<K + 1, Staged>(e, rule, where, table_entry<K, decltype(rewritten), Table>{rewritten, table});
     }
 }
@@ -240,7 +246,7 @@ template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
     using staged = typename cassette::detail::staged_calls<Expr>::type;
     if constexpr (boost::mp11::mp_empty<staged>::value)
-        return detail::rewrite<0, false>(e, rule, detail::no_table{});
+        return detail::rewrite<0, false>(e, rule, detail::no_table{}, detail::arguments_of<Expr>{});
     else
         return detail::rewrite_staged(e, rule, staged{});
 }
