@@ -215,8 +215,11 @@ constexpr auto rewrite_from(Expr const& e, Rule const& rule, Where const& where,
             return detail::rewrite<0, true>(e, rule, table, arguments_of<Expr>{});
     } else {
         using staged = boost::mp11::mp_at_c<Staged, K>;
-        auto const rewritten = detail::rewrite<K + 1 - staged_count<staged>::value, true>(*cassette::detail::get<K>(where), rule, table,
-                                                                                          arguments_of<staged>{});
+        // Rewritten from a copy: GCC's constant evaluator reads a node through the path from
+        // the variable that holds it, so reads deep in a body cost its depth each, and a walk
+        // of a chain 2,000 deep exceeded its count of operations.
+        staged const subtree = *cassette::detail::get<K>(where);
+        auto const rewritten = detail::rewrite<K + 1 - staged_count<staged>::value, true>(subtree, rule, table, arguments_of<staged>{});
         return detail::rewrite_from<K + 1, Staged>(e, rule, where, table_entry<K, decltype(rewritten), Table>{rewritten, table});
     }
 }
