@@ -485,8 +485,6 @@ struct is_self_call<call<self_t, Args...>> : std::true_type {};
 // Whether a subtree calls cassette::self.
 template <class Node>
 inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
-template <class Node>
-using self_calls_of = max_over_nodes<is_self_call, Node>;
 
 // The number of arguments of a call node.
 template <class T>

@@ -634,7 +634,6 @@ struct body_result {
     // settles (a plain base case and a tagged recursive branch take two steps; each nesting
     // of differentiation adds one).
     static consteval auto pick() {
-        static_assert(detail::stage_for<ir::self_calls_of, body_type>::value);  // see detail::call_height
         if constexpr (!ir::calls_self<body_type>) {
             return std::type_identity<staged_t<body_type, frame_type>>{};
         } else {
