@@ -43,8 +43,16 @@ with tempfile.TemporaryDirectory() as tmp:
     print(f'N = {a.n}, {a.cxx}: jet {jet:.2f} s CPU, {jet_mib:.0f} MiB')
     failed = []
     for mode in a.modes:
+        allowed = baseline[mode] * a.tolerance
+        # CPU time on a shared machine varies by a third from one compilation to the next: a
+        # mode over its limit is compiled again, three times at most in all, and its fastest
+        # time kept, as Jet's is.
         cpu, mib = compile_cost(mode, work)
-        ratio, allowed = cpu / jet, baseline[mode] * a.tolerance
+        for _ in range(2):
+            if cpu / jet <= allowed:
+                break
+            cpu = min(cpu, compile_cost(mode, work)[0])
+        ratio = cpu / jet
         print(f'{mode}: {cpu:.2f} s CPU ({ratio:.2f}x jet; baseline {baseline[mode]:.2f}x, allowed {allowed:.2f}x), '
               f'peak {mib:.0f} MiB')
         if ratio > allowed:
