@@ -122,9 +122,38 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
     static constexpr std::size_t value = sizeof...(Ids) - 1 - from_inside;
 };
 
-// What evaluating a node gives, a reference or a value: a class, so it is computed once.
+// Whether a call's subtree has a call that goes to the context's overdub member (read from its
+// eval_result; any other node: no).
+template <class Result, class = void>
+struct calls_member_overdub : std::false_type {};
+template <class Result>
+struct calls_member_overdub<Result, std::void_t<typename Result::member_overdubs>> : Result::member_overdubs {};
+
+// The context as the flattened outlined functions see it: its overdub member called, not
+// forced inline (engine::member_overdub, engine::eval_flattened).
+template <class Ref>
+struct late_ref : Ref {};
+template <class Ref>
+inline constexpr bool is_late = false;
+template <class Ref>
+inline constexpr bool is_late<late_ref<Ref>> = true;
+
+// What evaluating a node gives, a reference or a value: a class, so it is computed once, and
+// once for an outlined function's frame and the frame it is called from (early_frame).
 template <class Node, class Fr, ir::node_kind = ir::node_kind_of<Node>::value>
-struct eval_result;
+struct eval_result_of;
+template <class Ref, class Self, class Args, class Scope>
+struct frame;
+template <class Fr>
+struct early_frame {
+    using type = Fr;
+};
+template <class Ref, class Self, class Args, class Scope>
+struct early_frame<frame<late_ref<Ref>, Self, Args, Scope>> {
+    using type = frame<Ref, Self, Args, Scope>;
+};
+template <class Node, class Fr>
+using eval_result = eval_result_of<Node, typename early_frame<Fr>::type>;
 template <class Node, class Fr>
 struct staged_result;
 template <class Fr, class Then, class Else>
@@ -355,7 +384,10 @@ struct engine {
         typename plan_result<From, Ref, G, X...>::type {
         constexpr step which = plan<From, Ref, G, X...>::which;
         if constexpr (which == step::member_overdub) {
-            return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
+            if constexpr (is_late<Ref>)
+                return engine::member_overdub(ref.ctx, g, xs...);
+            else
+                return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
         } else if constexpr (which == step::body) {
             return engine::run_body(ref, g, xs...);
         } else if constexpr (which == step::propagation) {
@@ -373,6 +405,14 @@ struct engine {
         } else {
             return uncallable{};  // plan_result has said why
         }
+    }
+
+    // A context's overdub, in an outlined function: not forced inline, so that the compiler
+    // optimises it once per callee and argument types, and the outlined function, flattened,
+    // inlines it at each call (see eval_flattened).
+    template <class Ctx, class G, class... X>
+    static constexpr auto member_overdub(Ctx& ctx, G const& g, X const&... xs) {
+        return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ctx.overdub(g, xs...); });
     }
 
     template <class Ref, class G, class... X>
@@ -457,13 +497,25 @@ struct engine {
     template <class N, class Ref, class Self, class Args, class Scope>
     CASSETTE_INLINE static constexpr auto eval_apart(N const& n, frame<Ref, Self, Args, Scope> const& fr) ->
         typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {
-        return engine::eval_outlined(n, fr.ref, fr.self, fr.args, fr.scope);
+        if constexpr (std::conjunction_v<std::bool_constant<flattens>,
+                                         calls_member_overdub<eval_result<N, frame<Ref, Self, Args, Scope>>>>)
+            return engine::eval_flattened(n, fr.ref, fr.self, fr.args, fr.scope);
+        else
+            return engine::eval_outlined(n, fr.ref, fr.self, fr.args, fr.scope);
     }
     // Not forced inline: the compiler optimises it once, as a function of its own.
     template <class N, class Ref, class Self, class Args, class Scope>
     static constexpr auto eval_outlined(N const& n, Ref ref, Self const& self, Args const& args, Scope scope) ->
         typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {
         return engine::eval<true>(n, frame<Ref, Self, Args, Scope>{ref, self, args, scope});
+    }
+    // The same where a context's overdub member takes calls: that member is inlined here, at
+    // each call (late: see member_overdub), with every call below it.
+    template <class N, class Ref, class Self, class Args, class Scope>
+    CASSETTE_FLATTEN static constexpr auto eval_flattened(N const& n, Ref ref, Self const& self, Args const& args, Scope scope) ->
+        typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {
+        using late = std::conditional_t<is_late<Ref>, Ref, late_ref<Ref>>;  // the outermost made it late
+        return engine::eval<true>(n, frame<late, Self, Args, Scope>{late{ref}, self, args, scope});
     }
 
     template <std::size_t I, class Fr>
@@ -558,7 +610,7 @@ struct staged_result {
 
 // A form's: what its evaluate member returns (the member's return type, where it spells one).
 template <class Node, class Fr, ir::node_kind>
-struct eval_result {
+struct eval_result_of {
     using type = decltype(std::declval<Node const&>().evaluate(std::declval<Fr const&>()));
 };
 
@@ -567,7 +619,7 @@ struct eval_result {
 // other type computations here are consteval functions named in decltype: never compiled as
 // code. A call's: its result and its arguments' value types.
 template <class F, class... Args, class Fr>
-struct eval_result<ir::call<F, Args...>, Fr, ir::node_kind::call> {
+struct eval_result_of<ir::call<F, Args...>, Fr, ir::node_kind::call> {
     using callee_type = std::remove_cvref_t<decltype(engine::callee(std::declval<F const&>(), std::declval<Fr const&>()))>;
     using ref_type = std::remove_cvref_t<decltype(std::declval<Fr const&>().ref)>;
     using result = typename dispatch_result<ref_type, callee_type, eval_t<Args, Fr>...>::type;
@@ -578,19 +630,24 @@ struct eval_result<ir::call<F, Args...>, Fr, ir::node_kind::call> {
                                         std::is_reference_v<result>,
                                     std::remove_cvref_t<result>, result>;
     using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
+    // Whether this call or one among its arguments goes to the context's overdub member.
+    // Worked out with the result type, so that a deep body's is staged as its result types are.
+    using member_overdubs =
+        std::bool_constant<dispatch_plan<ref_type, callee_type, eval_t<Args, Fr>...>::which == step::member_overdub ||
+                           (calls_member_overdub<eval_result<Args, Fr>>::value || ...)>;
 };
 template <class Node, class Fr>
-struct eval_result<Node const, Fr, ir::node_kind::call> : eval_result<Node, Fr, ir::node_kind::call> {};
+struct eval_result_of<Node const, Fr, ir::node_kind::call> : eval_result_of<Node, Fr, ir::node_kind::call> {};
 template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::param> {
+struct eval_result_of<Node, Fr, ir::node_kind::param> {
     using type = decltype(engine::eval_leaf(std::declval<Node const&>(), std::declval<Fr const&>()));
 };
 template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::constant> : eval_result<Node, Fr, ir::node_kind::param> {};
+struct eval_result_of<Node, Fr, ir::node_kind::constant> : eval_result_of<Node, Fr, ir::node_kind::param> {};
 template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::var> : eval_result<Node, Fr, ir::node_kind::param> {};
+struct eval_result_of<Node, Fr, ir::node_kind::var> : eval_result_of<Node, Fr, ir::node_kind::param> {};
 template <class Node, class Fr>
-struct eval_result<Node, Fr, ir::node_kind::other> {  // assumed<R, ...>, in a recursive body's type
+struct eval_result_of<Node, Fr, ir::node_kind::other> {  // assumed<R, ...>, in a recursive body's type
     using type = decltype(engine::eval_assumed(std::declval<Node const&>(), std::declval<Fr const&>()));
 };
 

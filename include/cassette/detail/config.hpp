@@ -41,6 +41,21 @@
 #endif
 #endif
 
+// CASSETTE_FLATTEN (before a function): every call in it inlined, transitively, whatever the
+// callee's own attribute. With GCC, a large body's outlined functions are flattened where a
+// context's overdub member takes calls, so that the member need not be forced inline at each
+// call node: forced, GCC 12's early inliner optimises it again inside every enclosing node's
+// function on the way up (the gradient of a random expression of 1,600 calls: 8.5 s, against
+// 5.7 s flattened, and 17% fewer instructions run). Not with Clang, which inlines the same
+// either way (the same instructions) and took 5% longer to compile.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#define CASSETTE_FLATTEN [[gnu::flatten]]
+#define CASSETTE_DETAIL_FLATTENS true
+#else
+#define CASSETTE_FLATTEN
+#define CASSETTE_DETAIL_FLATTENS false
+#endif
+
 // CASSETTE_CONST_FUNCTION (before a function): its result depends on its arguments only, so
 // the optimiser may share repeated calls, hoist them out of loops and drop unused ones. For
 // the calls to libm's functions the static adjoint recomputes: their errno writes otherwise
@@ -54,6 +69,7 @@
 namespace cassette::detail {
 
 inline constexpr std::size_t outline_calls = CASSETTE_OUTLINE_CALLS;
+inline constexpr bool flattens = CASSETTE_DETAIL_FLATTENS;
 
 // Hides from the optimiser how `value` was computed. GCC 12's predictive commoning and Clang
 // 16 carry a loop's x[i + 1] over to the next iteration's x[i]; for values wider than 32 bytes
