@@ -307,6 +307,19 @@ struct body_result;
 // starts at member_overdub, recurse at body, fallback at member_fallback.
 enum class step : unsigned char { member_overdub, body, propagation, member_fallback, direct_call, uncallable };
 
+// A call's: whether it goes to the member (Plan: its dispatch plan) or one among its arguments'
+// calls does (Results: theirs); an alias, so that asking nothing costs nothing.
+template <bool Flattens>
+struct member_overdubs_when {
+    template <class Plan, class... Results>
+    using of = std::false_type;
+};
+template <>
+struct member_overdubs_when<true> {
+    template <class Plan, class... Results>
+    using of = std::bool_constant<Plan::which == step::member_overdub || (calls_member_overdub<Results>::value || ...)>;
+};
+
 // Which step a call takes and its result type, decided once, in one place: the call itself
 // (engine::run) and every question about its type read them from here.
 template <step From, class Ref, class G, class... X>
@@ -631,10 +644,10 @@ struct eval_result_of<ir::call<F, Args...>, Fr, ir::node_kind::call> {
                                     std::remove_cvref_t<result>, result>;
     using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
     // Whether this call or one among its arguments goes to the context's overdub member.
-    // Worked out with the result type, so that a deep body's is staged as its result types are.
-    using member_overdubs =
-        std::bool_constant<dispatch_plan<ref_type, callee_type, eval_t<Args, Fr>...>::which == step::member_overdub ||
-                           (calls_member_overdub<eval_result<Args, Fr>>::value || ...)>;
+    // Worked out with the result type, so that a deep body's is staged as its result types are;
+    // only where outlined functions are flattened (config.hpp).
+    using member_overdubs = typename member_overdubs_when<flattens>::template of<
+        dispatch_plan<ref_type, callee_type, eval_t<Args, Fr>...>, eval_result<Args, Fr>...>;
 };
 template <class Node, class Fr>
 struct eval_result_of<Node const, Fr, ir::node_kind::call> : eval_result_of<Node, Fr, ir::node_kind::call> {};
