@@ -510,8 +510,8 @@ struct engine {
     template <class N, class Ref, class Self, class Args, class Scope>
     CASSETTE_INLINE static constexpr auto eval_apart(N const& n, frame<Ref, Self, Args, Scope> const& fr) ->
         typename eval_result<N, frame<Ref, Self, Args, Scope>>::type {
-        if constexpr (std::conjunction_v<std::bool_constant<flattens>,
-                                         calls_member_overdub<eval_result<N, frame<Ref, Self, Args, Scope>>>>)
+        // Never without flattening: member_overdubs is then false (member_overdubs_when).
+        if constexpr (calls_member_overdub<eval_result<N, frame<Ref, Self, Args, Scope>>>::value)
             return engine::eval_flattened(n, fr.ref, fr.self, fr.args, fr.scope);
         else
             return engine::eval_outlined(n, fr.ref, fr.self, fr.args, fr.scope);
