@@ -122,6 +122,23 @@ TEST_CASE("transform rewrites bottom up and keeps nodes the rule does not match"
     CHECK(order == std::vector<std::string>{"wave", "sin", "+"});
 }
 
+// Top down, a call to wave is kept whole; bottom up, every other parameter is negated.
+struct keep_wave_negate_x {
+    template <class X>
+    constexpr auto before(ir::call<std::remove_const_t<decltype(wave)>, X> const& c) const {
+        return c;
+    }
+    constexpr auto operator()(ir::param<0> const& x) const { return -x; }
+};
+
+TEST_CASE("transform applies a rule's before member top down, in place of the subtree", "[passes]") {
+    constexpr auto rewritten = ir::transform(decltype(outer)::body<1>, keep_wave_negate_x{});
+    using x = ir::param<0>;
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(rewritten)>,
+                                  ir::call<op::add_t, ir::call<std::remove_const_t<decltype(wave)>, x>,
+                                           ir::call<op::sin_t, ir::call<op::neg_t, x>>>>);
+}
+
 // A node type a pass spells with decltype of a constexpr variable has a const callee type.
 struct passes_through {
     constexpr double operator()(double x, auto const&...) const { return x; }
@@ -203,6 +220,13 @@ TEST_CASE("a body deeper than the compilers' limits on nesting is evaluated and 
     });
     CHECK(cassette::overdub(folding, h, 5) == 2 * 5 + 2 * sum + 6 * sum);
     CHECK(cassette::overdub(folding, h, -5) == 2 * -5 + 6 * sum);
+    // cse, whose replacement walks the whole chain (x * x is at its bottom and at the top), in stages too.
+    constexpr auto k = cassette::function<"k">([](auto x) { return add_doubled_levels<260>(x * x, 1) + x * x; });
+    with_pass<passes::cse> sharing;
+    CHECK(cassette::overdub(sharing, k, 5) == 25 + 2 * sum + 25);
+    // x * x once; the products of constants share one type, so one is bound and each other occurrence,
+    // whose constants differ, evaluates its own: 1 + 1 + 259; then the 260 additions and the last one.
+    CHECK(sharing.calls == 1 + 1 + 259 + 260 + 1);
 }
 
 TEST_CASE("strength_reduction turns pow(x, 2) into square(x), in pow's result type", "[passes]") {

@@ -3,7 +3,8 @@
 limits stopped a body walked as a tree) compiled in each DSL mode with one compiler, warnings
 as errors (Clang's -Wstack-exhausted among them), run, and compared with the same chain in
 plain C++ (plain, null, hooked, fold_constants, cse) or on Ceres Jet (derivative: d/dx; gradient:
-d/dx + d/dy), to a relative 1e-12; the hooked context must see every call.
+d/dx + d/dy), to a relative 1e-12; the hooked context must see every call. With cse, also the
+chain with its first call repeated at the top, which cse shares across the chain's whole depth.
 
   depth.py --cxx g++ --include include [--n 600] [--modes plain null hooked fold_constants cse derivative gradient]
 """
@@ -18,11 +19,12 @@ p.add_argument('--modes', nargs='+', default=['plain', 'null', 'hooked', 'fold_c
 a = p.parse_args()
 
 
-def run(mode, work):
+def run(mode, work, repeat=False):
     """The numbers the mode's program prints, compiled at -O2 with every warning an error."""
     source = work / f'{mode}.cpp'
     source.write_text(subprocess.run([sys.executable, str(here / 'gen.py'), '--n', str(a.n), '--mode', mode,
-                                      '--shape', 'chain'], check=True, capture_output=True, text=True).stdout)
+                                      '--shape', 'chain'] + ['--repeat'] * repeat,
+                                     check=True, capture_output=True, text=True).stdout)
     exe = work / mode
     subprocess.run([a.cxx, '-std=c++20', '-O2', '-Wall', '-Wextra', '-Wpedantic', '-Werror', '-I' + a.include,
                     '-I/usr/include/eigen3', str(source), '-o', str(exe)], check=True)
@@ -44,5 +46,12 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f'chain of {a.n}, {mode}: {got!r} (expected {want!r}){"" if ok else "  MISMATCH"}')
         if not ok:
             failed.append(mode)
+    if 'cse' in a.modes:
+        want, = run('hand', work, repeat=True)
+        got = run('cse', work, repeat=True)[-1]
+        ok = abs(got - want) <= 1e-12 * max(1.0, abs(want))
+        print(f'chain of {a.n} with a repeat, cse: {got!r} (expected {want!r}){"" if ok else "  MISMATCH"}')
+        if not ok:
+            failed.append('cse with a repeat')
 if failed:
     sys.exit(f'wrong results in: {", ".join(failed)}')

@@ -10,6 +10,7 @@ p.add_argument('--n', type=int, required=True)
 p.add_argument('--mode', required=True)
 p.add_argument('--seed', type=int, default=1)
 p.add_argument('--shape', default='random', choices=['random', 'chain'])
+p.add_argument('--repeat', action='store_true', help='chain: add its first call again at the top (a repeated subtree, for cse)')
 a = p.parse_args()
 rng = random.Random(a.seed)
 
@@ -33,7 +34,7 @@ def expression(n):
         for k in range(1, n + 1):
             step = f'sin(e{k - 1})' if rng.random() < 0.3 else f'e{k - 1} {rng.choice(BIN)} {leaf()}'
             steps.append(f'auto e{k} = {step};')
-        return ' '.join(steps), f'e{n}'
+        return ' '.join(steps), f'e{n} + e1' if a.repeat else f'e{n}'
 
     def gen(n, symbolic):
         if n == 0:

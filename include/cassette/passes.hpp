@@ -11,13 +11,13 @@
 #include <boost/hana/unpack.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
-#include <boost/mp11/set.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -339,74 +339,75 @@ struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t
 template <class T, std::size_t I>
 std::integral_constant<std::size_t, I> position_in(cassette::detail::leaf<I, T> const&);  // only named in decltype
 
-// What an occurrence s of a bound type S becomes: the variable bound to S's first occurrence,
-// which it records. A class rather than a lambda in cse_region, whose type would name the
-// whole region in every function the walk instantiates.
+// The bound types as bases of one class: whether a node is bound is whether its leaf is a base,
+// asked in place (a requires-expression instantiates no trait per node, as mp_set_contains does).
+template <class S>
+struct bound_leaf {};
+template <class Bound>
+struct bound_set;
+template <class... S>
+struct bound_set<boost::mp11::mp_list<S...>> : bound_leaf<S>... {};
+template <class N, class Bound>
+concept bound_in = requires(bound_set<Bound> const* set) { static_cast<bound_leaf<N> const*>(set); };
+
+// Whether a node's subtree is kept as it is: a form (its children are regions of their own),
+// a leaf, or a call smaller than every bound type, which holds none (unless its callee is an
+// expression).
+template <class N, class Bound>
+concept kept_whole = !bound_in<N, Bound> && (ir::node_kind_of<N>::value != ir::node_kind::call ||
+                                             (!ir::expression<decltype(N::fn)> && node_count<N>::value <= smallest<Bound>::value));
+
+// The first occurrence of a bound type, copied (a deep body's stages are rewritten from copies
+// of its subtrees, which its pointers would outlive): a member of a union, so that the type
+// needs no default value; not a std::optional, whose classes cost GCC 12 6% of cse's
+// allocations on 1,600 calls.
+template <class S>
+struct first_occurrence {
+    union {
+        S value;
+    };
+    bool seen = false;
+
+    constexpr first_occurrence() {}
+    first_occurrence(first_occurrence const&) = delete;
+    constexpr ~first_occurrence() {
+        if (seen) std::destroy_at(&value);
+    }
+    constexpr void record(S const& s) {
+        if (!seen) std::construct_at(&value, s);
+        seen = true;
+    }
+};
+
+// The top-down rule (see ir::transform) that replaces each occurrence of a bound type S with a
+// use of the variable bound to its value, the value of the first occurrence seen, which it
+// records (a copy: a deep body's stages are rewritten from copies). A class rather than a
+// lambda in cse_region, whose type would name the whole region in every function the walk
+// instantiates. An occurrence inside a larger one replaced is gone with it.
 template <class Bound, std::size_t Number>
 struct uses_of;
 template <class... S, std::size_t Number>
 struct uses_of<boost::mp11::mp_list<S...>, Number> {
-    cassette::detail::tuple<S const*...>& first;
-    // Whether first holds an occurrence yet: GCC cannot compare the address of a static body's
-    // node with nullptr in a constant expression under -fno-delete-null-pointer-checks (as
-    // -fsanitize=undefined sets it).
-    std::array<bool, sizeof...(S)>& seen;
+    using bound = boost::mp11::mp_list<S...>;
+    cassette::detail::tuple<first_occurrence<S>...>& first;
 
     template <class N>
-    constexpr auto operator()(N const& s) const {
-        constexpr std::size_t k = decltype(detail::position_in<N const*>(first))::value;
-        N const*& f = static_cast<cassette::detail::leaf<k, N const*>&>(first).value;
-        if (!seen[k]) {
-            f = &s;
-            seen[k] = true;
+        requires(bound_in<N, bound> || kept_whole<N, bound>)
+    constexpr auto before(N const& s) const {
+        if constexpr (!bound_in<N, bound>) {
+            return s;  // kept whole
+        } else {
+            constexpr std::size_t k = decltype(detail::position_in<first_occurrence<N>>(first))::value;
+            first_occurrence<N>& f = static_cast<cassette::detail::leaf<k, first_occurrence<N>>&>(first).value;
+            f.record(s);
+            using t = ir::var<cse_variable<Number>, k>;
+            if constexpr (has_constant<N>::value)
+                return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, f.value)), t{}, s};
+            else
+                return t{};
         }
-        using t = ir::var<cse_variable<Number>, k>;
-        if constexpr (has_constant<N>::value)
-            return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, *f)), t{}, s};
-        else
-            return t{};
     }
 };
-
-// The region with each occurrence of a bound type replaced by its use, in evaluation order;
-// outermost first, so that what lies inside a replaced occurrence is gone with it. A call
-// smaller than every bound type holds none (unless its callee is an expression).
-template <class Bound, class F, class Use, std::size_t... I, class... A>
-constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                               Use const& use);
-
-template <class Bound, class N, class Use>
-constexpr auto replace_in_region(N const& n, Use const& use) {
-    if constexpr (boost::mp11::mp_set_contains<Bound, N>::value) {
-        return use(n);
-    } else if constexpr (ir::node_kind_of<N>::value == ir::node_kind::call) {
-        if constexpr (ir::expression<decltype(n.fn)> || node_count<N>::value > smallest<Bound>::value)
-            return detail::replace_in_call<Bound>(n.fn, n.args, use);
-        else
-            return n;
-    } else {
-        return n;
-    }
-}
-
-template <class Bound, class F, class Use>
-constexpr decltype(auto) replace_in_callee(F const& callee, Use const& use) {
-    if constexpr (ir::expression<F>)
-        return detail::replace_in_region<Bound>(callee, use);
-    else
-        return (callee);
-}
-
-template <class Bound, class F, class Use, std::size_t... I, class... A>
-constexpr auto replace_in_call(F const& callee, cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args,
-                               Use const& use) {
-    // A braced list replaces left to right: the callee, then the arguments.
-    using callee_type = std::remove_cvref_t<decltype(detail::replace_in_callee<Bound>(callee, use))>;
-    return ir::call<callee_type, decltype(detail::replace_in_region<Bound>(std::declval<A const&>(), use))...>{
-        {},
-        detail::replace_in_callee<Bound>(callee, use),
-        {{detail::replace_in_region<Bound>(static_cast<cassette::detail::leaf<I, A> const&>(args).value, use)}...}};
-}
 
 // One more than the largest number of a CSE variable a tree uses (0 if none).
 template <class N>
@@ -471,10 +472,9 @@ constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::ind
     } else {
         using bound = boost::mp11::mp_list<S...>;
         constexpr std::size_t number = cse_numbers_above<R>::value;
-        cassette::detail::tuple<S const*...> first{};
-        std::array<bool, sizeof...(S)> seen{};
-        auto const uses = detail::replace_in_region<bound>(region, uses_of<bound, number>{first, seen});
-        return shared_values<number, std::remove_const_t<decltype(uses)>, S...>{{}, {{*cassette::detail::get<I>(first)}...}, uses};
+        cassette::detail::tuple<first_occurrence<S>...> first{};
+        auto const uses = ir::transform(region, uses_of<bound, number>{first});
+        return shared_values<number, std::remove_const_t<decltype(uses)>, S...>{{}, {{cassette::detail::get<I>(first).value}...}, uses};
     }
 }
 

@@ -146,7 +146,9 @@ template <std::size_t Base, bool Top, class Expr, class Rule, class Table, std::
 constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std::index_sequence<I...>) {
     using node = std::remove_cv_t<Expr>;
     constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
-    if constexpr (step == stage_step::from_table) {
+    if constexpr (requires { rule.before(e); }) {
+        return rule.before(e);  // a node (see uses_of in passes.hpp): made where it is returned
+    } else if constexpr (step == stage_step::from_table) {
         return detail::table_get<Base + staged_count<Expr>::value - 1>(table);
     } else if constexpr (step == stage_step::without_table) {
         return detail::rewrite<0, false>(e, rule, no_table{}, arguments_of<Expr>{});
@@ -161,7 +163,7 @@ constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std:
                                                                        arguments_of<argument_t<node, I>>{}))...>;
         // A braced list rewrites left to right: the callee, then each argument, reached by a
         // cast to its base in the tuple.
-        if constexpr (std::is_invocable<Rule const&, rebuilt const&>::value)
+        if constexpr (requires(rebuilt const& r) { rule(r); })  // asked in place: no trait per node
             return ir::as_node(rule(rebuilt{{},
                                             detail::rewrite_callee(e.fn, rule),
                                             {{detail::rewrite<bases[I], false>(
@@ -245,6 +247,10 @@ constexpr auto rewrite_staged(Expr const& e, Rule const& rule, boost::mp11::mp_l
 // Bottom-up rewrite: `rule(node)` is applied to each node after its children were
 // rewritten; a node for which rule is not invocable is kept. Rules are overload sets, so
 // they match node types exactly, by pattern (`ir::call<op::pow_t, X, Y>`) or by concept.
+// A rule may also rewrite top down: where `rule.before(node)` is viable, it is applied to the
+// node as it is, before (and instead of) rewriting its children, and its result replaces the
+// node's whole subtree. Nodes are rewritten in evaluation order, except that a deep body's
+// staged calls are rewritten first, lowest first (a rule with state sees them so).
 template <class Expr, class Rule>
 constexpr auto transform(Expr const& e, Rule const& rule) {
     using staged = typename cassette::detail::staged_calls<Expr>::type;
