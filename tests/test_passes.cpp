@@ -131,12 +131,23 @@ struct keep_wave_negate_x {
     constexpr auto operator()(ir::param<0> const& x) const { return -x; }
 };
 
+struct wave_to_two {
+    template <class X>
+    constexpr double before(ir::call<std::remove_const_t<decltype(wave)>, X> const&) const {
+        return 2.0;
+    }
+};
+
 TEST_CASE("transform applies a rule's before member top down, in place of the subtree", "[passes]") {
     constexpr auto rewritten = ir::transform(decltype(outer)::body<1>, keep_wave_negate_x{});
     using x = ir::param<0>;
     STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(rewritten)>,
                                   ir::call<op::add_t, ir::call<std::remove_const_t<decltype(wave)>, x>,
                                            ir::call<op::sin_t, ir::call<op::neg_t, x>>>>);
+    // A plain value from before becomes a constant, as one from the bottom-up rule does.
+    constexpr auto waveless = ir::transform(decltype(outer)::body<1>, wave_to_two{});
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(waveless)>,
+                                  ir::call<op::add_t, ir::constant<double>, ir::call<op::sin_t, x>>>);
 }
 
 // A node type a pass spells with decltype of a constexpr variable has a const callee type.

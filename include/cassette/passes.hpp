@@ -350,12 +350,12 @@ struct bound_set<boost::mp11::mp_list<S...>> : bound_leaf<S>... {};
 template <class N, class Bound>
 concept bound_in = requires(bound_set<Bound> const* set) { static_cast<bound_leaf<N> const*>(set); };
 
-// Whether a node's subtree is kept as it is: a form (its children are regions of their own),
-// a leaf, or a call smaller than every bound type, which holds none (unless its callee is an
-// expression).
+// Whether a node not bound itself is kept whole: a form (its children are regions of their
+// own), a leaf, or a call smaller than every bound type, which holds none (unless its callee is
+// an expression).
 template <class N, class Bound>
-concept kept_whole = !bound_in<N, Bound> && (ir::node_kind_of<N>::value != ir::node_kind::call ||
-                                             (!ir::expression<decltype(N::fn)> && node_count<N>::value <= smallest<Bound>::value));
+concept kept_whole = ir::node_kind_of<N>::value != ir::node_kind::call ||
+                     (!ir::expression<decltype(N::fn)> && node_count<N>::value <= smallest<Bound>::value);
 
 // The first occurrence of a bound type, copied (a deep body's stages are rewritten from copies
 // of its subtrees, which its pointers would outlive): a member of a union, so that the type

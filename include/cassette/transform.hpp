@@ -52,7 +52,7 @@ namespace detail {
 // rule(rebuilt) if the rule takes the rebuilt node, else the node.
 template <class Node, class Rule>
 constexpr auto apply_rule(Node const& rebuilt, Rule const& rule) {
-    if constexpr (std::is_invocable<Rule const&, Node const&>::value)
+    if constexpr (requires { rule(rebuilt); })
         return ir::as_node(rule(rebuilt));
     else
         return rebuilt;
@@ -147,7 +147,9 @@ constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std:
     using node = std::remove_cv_t<Expr>;
     constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
     if constexpr (requires { rule.before(e); }) {
-        return rule.before(e);  // a node (see uses_of in passes.hpp): made where it is returned
+        // A node or a plain value, which becomes a constant, as rule(node)'s result does; named
+        // as a type, not converted by as_node, so that asking instantiates no function per node.
+        return node_t<std::remove_cvref_t<decltype(rule.before(e))>>(rule.before(e));
     } else if constexpr (step == stage_step::from_table) {
         return detail::table_get<Base + staged_count<Expr>::value - 1>(table);
     } else if constexpr (step == stage_step::without_table) {
