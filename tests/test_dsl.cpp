@@ -174,6 +174,35 @@ TEST_CASE("call(g, ...) records any callable as a primitive", "[dsl]") {
     CHECK(h(3.0) == 10.0);
 }
 
+// A member pointer as the callee is called as std::invoke would: on an object of its class (or
+// of a derived one), or on a pointer to one; a context's hooks see it as any callee.
+struct account {
+    double balance;
+    int id;
+    constexpr double after(double rate, int years) const { return balance * (1 + rate * years); }
+    constexpr int next_id() const { return id + 1; }
+};
+struct savings : account {};
+
+TEST_CASE("call(member pointer, ...) reads a member or calls a member function", "[dsl]") {
+    constexpr auto interest = cassette::function([](auto a, auto rate) {
+        return cassette::call(&account::after, a, rate, 2) - cassette::call(&account::balance, a);
+    });
+    // 100 * (1 + 0.5 * 2) - 100
+    CHECK(interest(account{100.0, 7}, 0.5) == 100.0);
+    CHECK(interest(savings{{100.0, 7}}, 0.5) == 100.0);
+    account const a{40.0, 7};
+    CHECK(interest(&a, 0.25) == 20.0);
+    static_assert(interest(account{8.0, 1}, 0.5) == 8.0);
+
+    constexpr auto ids = cassette::function([](auto a) { return cassette::call(&account::next_id, a) * 10 + cassette::call(&account::id, a); });
+    CHECK(ids(account{1.0, 4}) == 54);
+    cassette::contexts::call_counter counter;
+    CHECK(cassette::overdub(counter, ids, &a) == 87);
+    CHECK(counter.total() == 4);  // next_id, *, id, +
+    CHECK(counter.count("*") == 1);
+}
+
 // Calls of up to three arguments are evaluated inside the evaluator's node function, longer
 // ones through a helper: every arity, with its arguments in order and of mixed kinds.
 struct digits {

@@ -12,7 +12,6 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -26,6 +25,24 @@ struct dependent {
 
 template <class...>
 inline constexpr bool always_false = false;
+
+// The largest and the smallest of some sizes (0 and SIZE_MAX of none), without <algorithm>;
+// over a list, not a fold expression, which Clang nests no deeper than 256 (cse's lists of a
+// region's calls are longer).
+template <class... T>
+constexpr std::size_t max_of(T... v) {
+    std::size_t const values[] = {0, std::size_t{v}...};
+    std::size_t m = 0;
+    for (std::size_t x : values) m = x > m ? x : m;
+    return m;
+}
+template <class... T>
+constexpr std::size_t min_of(T... v) {
+    std::size_t const values[] = {static_cast<std::size_t>(-1), std::size_t{v}...};
+    std::size_t m = values[0];
+    for (std::size_t x : values) m = x < m ? x : m;
+    return m;
+}
 
 // A call's height and the calls to stage in it (see call_height below).
 inline constexpr std::size_t stage_height = 128;
@@ -445,7 +462,7 @@ template <template <class> class Value, class Node>
 struct max_over_nodes;
 template <template <class> class Value, class Node, class... Children>
 using max_over_node_and = std::integral_constant<
-    std::size_t, std::max({std::size_t{Value<Node>::value}, std::size_t{max_over_nodes<Value, Children>::value}...})>;
+    std::size_t, cassette::detail::max_of(std::size_t{Value<Node>::value}, std::size_t{max_over_nodes<Value, Children>::value}...)>;
 
 template <template <class> class Value, class Node>
 struct max_over_nodes : max_over_node_and<Value, Node> {};
@@ -533,12 +550,6 @@ namespace cassette::detail {
 // stage_height levels below it. A call's height, and the staged list of a call at least
 // stage_height high, are made with the call's type (its static_assert), from its arguments',
 // made before it: bottom up, so asking them of a deep body nests no instantiations either.
-template <class... T>
-consteval std::size_t max_of(T... v) {
-    std::size_t m = 0;
-    ((m = v > m ? v : m), ...);
-    return m;
-}
 
 template <class Node>
 struct call_height : std::integral_constant<std::size_t, 0> {};

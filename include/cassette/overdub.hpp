@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdlib>
-#include <functional>
 #include <type_traits>
 #include <utility>
 
@@ -266,6 +265,32 @@ struct on_unwind {
 template <class Fn>
 on_unwind(Fn) -> on_unwind<Fn>;
 
+// g(xs...), or for a member pointer g what std::invoke makes of it: the member of the first
+// argument, an object of g's class or a pointer to one. (Not std::invoke: <functional> would
+// be a third of what including the evaluator costs.)
+template <class C, class X>
+CASSETTE_INLINE constexpr auto object_of(X const& x) -> decltype(*x) {
+    return *x;
+}
+template <class C, class X>
+    requires std::is_base_of_v<C, X>
+CASSETTE_INLINE constexpr X const& object_of(X const& x) noexcept {
+    return x;
+}
+template <class G, class... X>
+CASSETTE_INLINE constexpr auto invoke(G const& g, X const&... xs) -> decltype(g(xs...)) {
+    return g(xs...);
+}
+template <class M, class C, class X>
+CASSETTE_INLINE constexpr auto invoke(M C::*g, X const& x) -> decltype(detail::object_of<C>(x).*g) {
+    return detail::object_of<C>(x).*g;
+}
+template <class M, class C, class X, class... Y>
+    requires std::is_function_v<M>
+CASSETTE_INLINE constexpr auto invoke(M C::*g, X const& x, Y const&... ys) -> decltype((detail::object_of<C>(x).*g)(ys...)) {
+    return (detail::object_of<C>(x).*g)(ys...);
+}
+
 // A call's arguments as the context's fallback passes them: without its tag.
 template <class Ref, class X>
 using untagged = std::remove_cvref_t<decltype(detail::untag_by<tag_of<typename Ref::context_type>>(std::declval<X const&>()))>;
@@ -410,10 +435,7 @@ struct engine {
         } else if constexpr (which == step::direct_call) {
             using tag = tag_of<typename Ref::context_type>;
             return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) {
-                if constexpr (std::is_member_pointer_v<G>)
-                    return std::invoke(g, detail::untag_by<tag>(xs)...);
-                else
-                    return g(detail::untag_by<tag>(xs)...);  // std::invoke would hide it from early inlining
+                return detail::invoke(g, detail::untag_by<tag>(xs)...);
             });
         } else {
             return uncallable{};  // plan_result has said why
@@ -751,7 +773,7 @@ struct plan {
             return step::propagation;
         else if constexpr (requires(Ref ref, G const& g, X const&... xs) { ref.ctx.fallback(g, xs...); })
             return step::member_fallback;
-        else if constexpr (std::is_invocable_v<G const&, untagged<Ref, X> const&...>)
+        else if constexpr (requires(G const& g, untagged<Ref, X> const&... xs) { detail::invoke(g, xs...); })
             return step::direct_call;
         else
             return step::uncallable;
@@ -778,7 +800,7 @@ struct plan_result {
             return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
                                                                                 std::declval<X const&>()...))>{};
         else if constexpr (which == step::direct_call)
-            return std::type_identity<std::invoke_result_t<G const&, untagged<Ref, X> const&...>>{};
+            return std::type_identity<decltype(detail::invoke(std::declval<G const&>(), std::declval<untagged<Ref, X> const&>()...))>{};
         else {
             // Here, where the call's type is first needed, so that this is the first error.
             static_assert(!(std::is_same_v<X, nothing> || ...),

@@ -12,7 +12,6 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -253,7 +252,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr std::size_t size[] = {node_count<T>::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in region_calls
         constexpr bool pure[] = {pure_tree<T>::value...};
-        constexpr std::size_t largest = std::max({node_count<T>::value...});
+        constexpr std::size_t largest = cassette::detail::max_of(node_count<T>::value...);
 
         // The calls by decreasing size, in order of occurrence within a size.
         std::array<std::size_t, largest + 2> first_of{};  // first_of[s]: where size s starts
@@ -332,7 +331,7 @@ struct bound_types<boost::mp11::mp_list<T...>> {
 template <class List>
 struct smallest;
 template <class... S>
-struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t, std::min({node_count<S>::value...})> {};
+struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t, cassette::detail::min_of(node_count<S>::value...)> {};
 
 // The position of the element of type T in a tuple of distinct types, deduced from the base
 // that holds it: mp_find compares T with every element type, once per bound type in cse.

@@ -12,8 +12,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdlib>
-#include <iterator>
-#include <string_view>
+#include <string_view>  // std::size too
 #include <tuple>
 #include <utility>
 

@@ -15,7 +15,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 // Indices are the user's, and what was a literal in their source (x[0]) is a variable here:
 // -Wsign-conversion would report, in this header, a conversion C++ makes silently for a literal.

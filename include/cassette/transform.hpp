@@ -9,7 +9,6 @@
 #include <boost/hana/basic_tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <type_traits>

@@ -9,7 +9,6 @@
 #include <cassette/overdub.hpp>
 #include <cassette/tag.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -691,7 +690,7 @@ constexpr auto as_traced(F const& f) {
 // compile time (up to 10), else 8 per pass. Past 10 lanes (80 bytes of tangents) GCC 12
 // stops keeping the tangents in registers and each pass costs several times more.
 template <class X>
-inline constexpr std::size_t lanes = static_leaves<X>() == 0 ? 8 : std::min<std::size_t>(static_leaves<X>(), 10);
+inline constexpr std::size_t lanes = static_leaves<X>() == 0 ? 8 : cassette::detail::min_of(static_leaves<X>(), std::size_t{10});
 
 // The Jacobian's columns for the n input leaves: one forward pass per lanes<X> of them.
 template <class F, class X, class... R>

@@ -7,7 +7,6 @@
 #include <cassette/ad/adjoint.hpp>
 #include <cassette/ad/forward.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -150,7 +149,7 @@ private:
         Partial partial;
     };
     void grow(std::size_t k) {
-        edges_.resize(std::max({2 * edges_.size(), used_ + k, std::size_t(64)}));
+        edges_.resize(cassette::detail::max_of(2 * edges_.size(), used_ + k, std::size_t{64}));
         room_ = edges_.size() - used_;
     }
 
