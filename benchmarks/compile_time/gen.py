@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A random expression tree of N call nodes over x and y, as one translation unit per mode:
 hand (plain C++ on double), jet (the same template on ceres::Jet<double, 2>), and the DSL
-under plain / null / hooked / fold_constants / cse / derivative / gradient.
+under plain / null / hooked / fold_constants / cse / derivative / gradient. Each includes the
+header its mode needs, as Jet's includes <ceres/jet.h> alone (--umbrella: <cassette/cassette.hpp>).
 Usage: gen.py --n N --mode MODE [--seed S] > tu.cpp"""
 import argparse, random
 
@@ -10,6 +11,7 @@ p.add_argument('--n', type=int, required=True)
 p.add_argument('--mode', required=True)
 p.add_argument('--seed', type=int, default=1)
 p.add_argument('--shape', default='random', choices=['random', 'chain'])
+p.add_argument('--umbrella', action='store_true', help='include <cassette/cassette.hpp> rather than the header the mode needs')
 p.add_argument('--repeat', action='store_true', help='chain: add its first call again at the top (a repeated subtree, for cse)')
 a = p.parse_args()
 rng = random.Random(a.seed)
@@ -65,7 +67,10 @@ if m in ('hand', 'jet'):
         out.append('int main(int argc, char**) { ceres::Jet<double, 2> x(1.0 / (argc + 1), 0), y(0.25, 1);'
                    ' auto r = f(x, y); std::printf("%.17g %.17g %.17g\\n", r.a, r.v[0], r.v[1]); }')
 else:
-    out.append('#include <cassette/cassette.hpp>')
+    header = 'cassette' if a.umbrella else {'fold_constants': 'passes', 'cse': 'passes', 'derivative': 'ad', 'gradient': 'ad'}.get(m, 'function')
+    out.append(f'#include <cassette/{header}.hpp>')
+    if m == 'gradient':
+        out.append('#include <array>')
     out.append('inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { using cassette::sin; using cassette::cos; using cassette::exp; ' + statements + ' return ' + e + '; });')
     body = {
         'plain': 'double r = f(x, y);',
@@ -76,8 +81,8 @@ else:
         'derivative': 'double r = cassette::ad::derivative([](auto t) { return f(t, 0.25); }, x);',
         'gradient': 'auto g = cassette::ad::gradient([](auto p) { return f(p[0], p[1]); }, std::array<double, 2>{x, y}); double r = g[0] + g[1];',
     }[m]
-    out.append('struct counting { int calls = 0; template <class... A> void prehook(A const&...) { ++calls; } };')
-    out.append('struct folding { static constexpr auto pass = cassette::passes::fold_constants; };')
-    out.append('struct sharing { static constexpr auto pass = cassette::passes::cse; };')
+    out.append({'hooked': 'struct counting { int calls = 0; template <class... A> void prehook(A const&...) { ++calls; } };',
+                'fold_constants': 'struct folding { static constexpr auto pass = cassette::passes::fold_constants; };',
+                'cse': 'struct sharing { static constexpr auto pass = cassette::passes::cse; };'}.get(m, ''))
     out.append('int main(int argc, char**) { [[maybe_unused]] double x = 1.0 / (argc + 1), y = 0.25; ' + body + ' std::printf("%.17g\\n", r); }')
 print('\n'.join(out))
