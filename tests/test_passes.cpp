@@ -240,6 +240,23 @@ TEST_CASE("a body deeper than the compilers' limits on nesting is evaluated and 
     CHECK(sharing.calls == 1 + 1 + 259 + 260 + 1);
 }
 
+TEST_CASE("calls_self finds a self call wherever it is: in a call, a form, a form in a call, a deep chain", "[passes]") {
+    auto const x = ir::param<0>{};
+    using cassette::self;
+    STATIC_REQUIRE(!ir::calls_self<decltype(x)>);
+    STATIC_REQUIRE(!ir::calls_self<decltype(cassette::sin(x) * 2.0)>);
+    STATIC_REQUIRE(ir::calls_self<decltype(self(x))>);
+    STATIC_REQUIRE(ir::calls_self<decltype(cassette::sin(self(x)) * 2.0)>);
+    STATIC_REQUIRE(ir::calls_self<decltype(cassette::if_(x > 0, x, self(x - 1)))>);
+    STATIC_REQUIRE(ir::calls_self<decltype(2.0 * cassette::if_(x > 0, x, self(x - 1)))>);
+    STATIC_REQUIRE(!ir::calls_self<decltype(2.0 * cassette::if_(x > 0, x, x - 1))>);
+    STATIC_REQUIRE(ir::calls_self<decltype(x + cassette::let(x * 2, [](auto v) { return cassette::sin(self(v)); }))>);
+    STATIC_REQUIRE(ir::calls_self<decltype(cassette::call(cassette::if_(x > 0, x, self(x)), 1.0))>);  // in a callee
+    // 300 calls above the self call: more than two stages.
+    STATIC_REQUIRE(ir::calls_self<decltype(add_doubled_levels<150>(self(x), 1))>);
+    STATIC_REQUIRE(!ir::calls_self<decltype(add_doubled_levels<150>(x, 1))>);
+}
+
 TEST_CASE("strength_reduction turns pow(x, 2) into square(x), in pow's result type", "[passes]") {
     constexpr auto g = cassette::function<"g">([](auto x) {
         return cassette::pow(x + 1.0, 2) + cassette::pow(x, 0.5) + cassette::pow(x, 3);

@@ -499,7 +499,11 @@ struct is_self_call : std::false_type {};
 template <class... Args>
 struct is_self_call<call<self_t, Args...>> : std::true_type {};
 
-// Whether a subtree calls cassette::self.
+// Whether a subtree calls cassette::self. Asked of every body that runs, so a call's answer is
+// made with its type (cassette::detail::call_height), from its arguments', and read here.
+template <class F, class... Args>
+struct max_over_nodes<is_self_call, call<F, Args...>>
+    : std::integral_constant<std::size_t, cassette::detail::call_height<call<F, Args...>>::calls_self::value> {};
 template <class Node>
 inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
 
@@ -551,10 +555,29 @@ namespace cassette::detail {
 // stage_height high, are made with the call's type (its static_assert), from its arguments',
 // made before it: bottom up, so asking them of a deep body nests no instantiations either.
 
+// With a call's height, whether its subtree calls cassette::self (ir::calls_self), from its
+// callee's and arguments': a call's made with its type, anything else's by a walk (of a form:
+// it stops at the calls in it). Chosen by height, which only calls have, so that asking
+// instantiates no class per call.
+template <bool Call>
+struct self_calls_in {
+    template <class Node>
+    using of = std::bool_constant<ir::any_node_of<ir::is_self_call, Node>::value>;
+};
+template <>
+struct self_calls_in<true> {
+    template <class Node>
+    using of = typename call_height<Node>::calls_self;
+};
+
 template <class Node>
 struct call_height : std::integral_constant<std::size_t, 0> {};
 template <class F, class... A>
-struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {};
+struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {
+    using calls_self = std::bool_constant<std::is_same<F, ir::self_t>::value ||
+                                          self_calls_in<(call_height<F>::value != 0)>::template of<F>::value ||
+                                          (self_calls_in<(call_height<A>::value != 0)>::template of<A>::value || ...)>;
+};
 
 template <class Node, bool Deep>
 struct staged_calls {
