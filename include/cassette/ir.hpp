@@ -13,7 +13,6 @@
 #include <boost/mp11/list.hpp>
 
 #include <cstddef>
-#include <string>
 #include <type_traits>
 
 namespace cassette::detail {
@@ -274,12 +273,12 @@ struct conditional : symbolic<conditional<Cond, Then, Else>> {
     // An if_ on a constant (what passes write) is already decided: only the live branch is
     // listed, as only it is ever evaluated.
     template <class Lister>
-    std::string list(Lister& l) const {
+    auto list(Lister& l) const {
         if constexpr (is_constant_node<Cond>::value) {
             return cond.value ? l.operand(then_) : l.operand(else_);
         } else {
-            std::string const condition = l.operand(cond);
-            std::string const result = "%" + std::to_string(l.number());
+            auto const condition = l.operand(cond);
+            auto const result = "%" + l.text(l.number());
             l.line(result + " = if " + condition);
             l.nested([&] { l.line("yield " + l.operand(then_)); });
             l.line("else");
@@ -325,7 +324,7 @@ struct let_in : symbolic<let_in<Id, Value, Body>> {
 
     // The variable reads as the value it names.
     template <class Lister>
-    std::string list(Lister& l) const {
+    auto list(Lister& l) const {
         return l.template with_variables<Id>({l.operand(value)}, [&] { return l.operand(body); });
     }
 
@@ -375,16 +374,16 @@ struct loop : symbolic<loop<Id, First, Last, Init, Body>> {
     }
 
     template <class Lister>
-    std::string list(Lister& l) const {
-        std::string const from = l.operand(first), to = l.operand(last), start = l.operand(init);
-        std::string const k = std::to_string(l.number());
+    auto list(Lister& l) const {
+        auto const from = l.operand(first), to = l.operand(last), start = l.operand(init);
+        auto const k = l.text(l.number());
         l.line("%" + k + " = for i" + k + " in " + from + ":" + to + ", acc" + k + " = " + start);
-        l.template with_variables<Id>({"i" + k, "acc" + k}, [&] {
+        auto const result = l.template with_variables<Id>({"i" + k, "acc" + k}, [&] {
             l.nested([&] { l.line("acc" + k + " = " + l.operand(body)); });
-            return std::string();
+            return "%" + k;
         });
         l.line("end");
-        return "%" + k;
+        return result;
     }
 
     // A cluster labelled with the bounds, holding the index and the accumulator (fed by init

@@ -58,7 +58,7 @@ public:
     }
 
     // Forms (if_, let, fold, node kinds of a library's own) list themselves, with operand,
-    // number, line, nested and with_variables.
+    // number, text, line, nested and with_variables.
     template <ir::form_node N>
     std::string operand(N const& n) {
         return n.list(*this);
@@ -77,6 +77,9 @@ public:
     void line(std::string const& text) { out_ << std::string(2 * depth_, ' ') << text << '\n'; }
     std::string str() const { return out_.str(); }
     std::size_t number() { return next_++; }
+    // A number as text (the IR's forms are written without naming std::string, so that
+    // including the IR does not include <string>).
+    std::string text(std::size_t n) const { return std::to_string(n); }
 
     // Runs fn one level deeper, with var<Id, K> written as `text`.
     template <class Id, std::size_t K, class Fn>
