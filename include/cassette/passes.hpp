@@ -17,11 +17,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace cassette::passes {
 
@@ -442,10 +440,10 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
 
     // Listed as lets are: each value's statements, then the body reading them.
     template <class Lister>
-    std::string list(Lister& l) const {
-        std::vector<std::string> texts;
-        boost::hana::unpack(values, [&](S const&... v) { (texts.push_back(l.operand(v)), ...); });
-        return l.template with_variables<cse_variable<K>>(std::move(texts), [&] { return l.operand(body); });
+    auto list(Lister& l) const {
+        return boost::hana::unpack(values, [&](S const&... v) {  // a braced list: left to right
+            return l.template with_variables<cse_variable<K>>({l.operand(v)...}, [&] { return l.operand(body); });
+        });
     }
 
     template <class Fr>

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -437,13 +436,13 @@ struct derivative_node : ir::symbolic<derivative_node<Id, Body, At>> {
 
     // Listed as a region binding the variable of differentiation, like a let.
     template <class Lister>
-    std::string list(Lister& l) const {
-        std::string const point = l.operand(at);
-        std::size_t const k = l.number();
-        l.line("%" + std::to_string(k) + " = derivative at " + point + " in d" + std::to_string(k));
-        l.template with_variable<Id, 0>("d" + std::to_string(k), [&] { l.line("yield " + l.operand(body)); });
+    auto list(Lister& l) const {
+        auto const point = l.operand(at);
+        auto const k = l.text(l.number());
+        l.line("%" + k + " = derivative at " + point + " in d" + k);
+        l.template with_variable<Id, 0>("d" + k, [&] { l.line("yield " + l.operand(body)); });
         l.line("end");
-        return "%" + std::to_string(k);
+        return "%" + k;
     }
 
     template <class Fr>
