@@ -50,9 +50,18 @@ struct call_height;
 template <class Node, bool Deep = (call_height<Node>::value >= stage_height)>
 struct staged_calls;
 // What call<F, A...> makes of its arguments with its type (a class, named, instantiates nothing).
+template <bool Deep>
+struct made_when {
+    template <class A>
+    using of = staged_calls<A>;
+};
+template <>
+struct made_when<false> {
+    template <class A>
+    using of = std::true_type;
+};
 template <class A>
-using made_with_parent =
-    std::conditional_t<(call_height<A>::value >= stage_height), staged_calls<A>, std::integral_constant<bool, true>>;
+using made_with_parent = typename made_when<(call_height<A>::value >= stage_height)>::template of<A>;
 
 // Trait<Call> instantiated for each of Calls in order: a left fold, which compilers expand from
 // its first element (Clang expands a right fold from its last).
