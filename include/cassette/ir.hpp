@@ -562,6 +562,8 @@ namespace cassette::detail {
 // stage_height levels below it. A call's height, and the staged list of a call at least
 // stage_height high, are made with the call's type (its static_assert), from its arguments',
 // made before it: bottom up, so asking them of a deep body nests no instantiations either.
+template <class Node>
+struct call_height : std::integral_constant<std::size_t, 0> {};
 
 // With a call's height, whether its subtree calls cassette::self (ir::calls_self), from its
 // callee's and arguments': a call's made with its type, anything else's by a walk (of a form:
@@ -578,8 +580,6 @@ struct self_calls_in<true> {
     using of = typename call_height<Node>::calls_self;
 };
 
-template <class Node>
-struct call_height : std::integral_constant<std::size_t, 0> {};
 template <class F, class... A>
 struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {
     using calls_self = std::bool_constant<std::is_same<F, ir::self_t>::value ||
