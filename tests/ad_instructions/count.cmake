@@ -8,6 +8,7 @@
 # Usage: cmake -DVALGRIND=<valgrind> -DDRIVER=<ad_instructions_driver> -DWORKLOAD=<name>
 #        -DCOMPILER=<id>-<major> -DOUT_DIR=<dir> -P count.cmake
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../callgrind.cmake)
 
 # --- baselines: instructions per call, Debian 12 (glibc 2.36), -O2, as of the commit that recorded them ---
 # To re-record, copy the "baseline" lines this script prints.
@@ -123,33 +124,11 @@ if(NOT status EQUAL 0 OR NOT rows)
 endif()
 file(MAKE_DIRECTORY ${OUT_DIR})
 
-# instructions(<var> symbol calls): what callgrind counts in `symbol` and its callees.
-function(instructions var symbol implementation calls)
-  set(out ${OUT_DIR}/${symbol}.${calls}.out)
-  file(REMOVE ${out})
-  # --toggle-collect also turns collection off at start: only this function is counted.
-  execute_process(
-    COMMAND ${VALGRIND} --tool=callgrind --toggle-collect=${symbol} --callgrind-out-file=${out}
-      ${DRIVER} ${WORKLOAD} ${implementation} ${calls}
-    RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "valgrind ${symbol} ${calls} failed (${status}):\n${output}${errors}")
-  endif()
-  # Older callgrind writes "summary:", newer "totals:"; both give the total for Ir.
-  file(STRINGS ${out} total REGEX "^(summary|totals): [0-9]+")
-  list(GET total 0 total)
-  string(REGEX REPLACE "^[a-z]+: ([0-9]+).*" "\\1" total "${total}")
-  if(total EQUAL 0)
-    message(FATAL_ERROR "callgrind counted no instructions in ${symbol}: was it inlined or renamed?")
-  endif()
-  set(${var} ${total} PARENT_SCOPE)
-endfunction()
-
 set(best_peer "")
 foreach(implementation IN LISTS rows)
   set(symbol ${WORKLOAD}_${implementation})
-  instructions(few ${symbol} ${implementation} ${FEW})
-  instructions(many ${symbol} ${implementation} ${MANY})
+  callgrind_count(few ${symbol} ${OUT_DIR}/${symbol}.${FEW}.out ${DRIVER} ${WORKLOAD} ${implementation} ${FEW})
+  callgrind_count(many ${symbol} ${OUT_DIR}/${symbol}.${MANY}.out ${DRIVER} ${WORKLOAD} ${implementation} ${MANY})
   math(EXPR count_${implementation} "(${many} - ${few} + 5) / 10")
   if(NOT implementation MATCHES "^hand" AND NOT implementation MATCHES "^cassette")
     if(best_peer STREQUAL "" OR count_${implementation} LESS count_${best_peer})
@@ -157,25 +136,6 @@ foreach(implementation IN LISTS rows)
     endif()
   endif()
 endforeach()
-
-# ratio(<var> a b): a / b with three decimals.
-function(ratio var a b)
-  math(EXPR milli "(${a} * 1000 + ${b} / 2) / ${b}")
-  math(EXPR whole "${milli} / 1000")
-  math(EXPR frac "${milli} % 1000 + 1000")   # zero-padded by the leading 1
-  string(SUBSTRING ${frac} 1 3 frac)
-  set(${var} "${whole}.${frac}" PARENT_SCOPE)
-endfunction()
-
-# pad(<var> width text): text right-aligned in width columns.
-function(pad var width text)
-  string(LENGTH "${text}" length)
-  while(length LESS width)
-    string(PREPEND text " ")
-    math(EXPR length "${length} + 1")
-  endwhile()
-  set(${var} "${text}" PARENT_SCOPE)
-endfunction()
 
 set(table "  implementation             instr/call    x hand  x best peer\n")
 set(failures "")

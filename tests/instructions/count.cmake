@@ -7,50 +7,15 @@
 # Usage: cmake -DVALGRIND=<valgrind> -DDRIVER=<instructions_driver> -DWORKLOAD=<name>
 #        -DOUT_DIR=<dir> [-DEXEMPT=<list>] -P count.cmake
 cmake_minimum_required(VERSION 3.25)   # IN_LIST
+include(${CMAKE_CURRENT_LIST_DIR}/../callgrind.cmake)
 string(REPLACE "," ";" exempt "${EXEMPT}")
 set(variants hand plain null_context no_hooks counter hand_counter)
 file(MAKE_DIRECTORY ${OUT_DIR})
 
 foreach(variant IN LISTS variants)
   set(symbol ${WORKLOAD}_${variant})
-  set(out ${OUT_DIR}/${symbol}.out)
-  file(REMOVE ${out})
-  # --toggle-collect also turns collection off at start: only this function (and its
-  # callees) is counted.
-  execute_process(
-    COMMAND ${VALGRIND} --tool=callgrind --toggle-collect=${symbol} --callgrind-out-file=${out}
-      ${DRIVER} ${WORKLOAD} ${variant}
-    RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "valgrind ${symbol} failed (${status}):\n${output}${errors}")
-  endif()
-  # Older callgrind writes "summary:", newer "totals:"; both give the total for Ir.
-  file(STRINGS ${out} total REGEX "^(summary|totals): [0-9]+")
-  list(GET total 0 total)
-  string(REGEX REPLACE "^[a-z]+: ([0-9]+).*" "\\1" ${variant} "${total}")
-  if(${${variant}} EQUAL 0)
-    message(FATAL_ERROR "callgrind counted no instructions in ${symbol}: was it inlined or renamed?")
-  endif()
+  callgrind_count(${variant} ${symbol} ${OUT_DIR}/${symbol}.out ${DRIVER} ${WORKLOAD} ${variant})
 endforeach()
-
-# ratio(<var> a b): a / b with three decimals.
-function(ratio var a b)
-  math(EXPR milli "(${a} * 1000 + ${b} / 2) / ${b}")
-  math(EXPR whole "${milli} / 1000")
-  math(EXPR frac "${milli} % 1000 + 1000")   # zero-padded by the leading 1
-  string(SUBSTRING ${frac} 1 3 frac)
-  set(${var} "${whole}.${frac}" PARENT_SCOPE)
-endfunction()
-
-# pad(<var> width text): text right-aligned in width columns.
-function(pad var width text)
-  string(LENGTH "${text}" length)
-  while(length LESS width)
-    string(PREPEND text " ")
-    math(EXPR length "${length} + 1")
-  endwhile()
-  set(${var} "${text}" PARENT_SCOPE)
-endfunction()
 
 # row(<variant> <reference> <percent>): appends the variant's line to the table; with a
 # percent, the variant may use at most percent% of the reference's instructions.
