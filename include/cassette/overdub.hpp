@@ -501,18 +501,17 @@ struct engine {
             // their values in one tuple, as in eval_call (GCC 12 vectorises a forward gradient
             // worse from separate locals: 1,095 rather than 964 instructions, Rosenbrock n = 10).
             decltype(auto) g = engine::callee(n.fn, fr);
-            using values_type = typename eval_result<N, Fr>::values_type;
             if constexpr (arity == 0) {
                 return engine::hooked(fr.ref, g);
             } else if constexpr (arity == 1) {
-                values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)}};
+                typename eval_result<N, Fr>::values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v));
             } else if constexpr (arity == 2) {
-                values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
+                typename eval_result<N, Fr>::values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
                                     {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v));
             } else {
-                values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
+                typename eval_result<N, Fr>::values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
                                     {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)},
                                     {engine::eval(static_cast<argument_leaf<2, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v), detail::get<2>(v));
@@ -652,24 +651,31 @@ struct eval_result_of {
 // Specialised by kind rather than chosen in a function, so that a node's result type costs one
 // level of template instantiation: a deep body stays within the compilers' depth limits. The
 // other type computations here are consteval functions named in decltype: never compiled as
-// code. A call's: its result and its arguments' value types.
-template <class F, class... Args, class Fr>
-struct eval_result_of<ir::call<F, Args...>, Fr, ir::node_kind::call> {
-    using callee_type = std::remove_cvref_t<decltype(engine::callee(std::declval<F const&>(), std::declval<Fr const&>()))>;
-    using ref_type = std::remove_cvref_t<decltype(std::declval<Fr const&>().ref)>;
-    using result = typename dispatch_result<ref_type, callee_type, eval_t<Args, Fr>...>::type;
+// code. A call's: its result and its arguments' value types, from a class over what decides
+// them (the context, the callee and what its arguments give), which all such calls share.
+// Member typedefs per node cost GCC 12 the square of the body's size: each typedef is a
+// variant of the type it names, and GCC finds a type's const variant by walking them all (a
+// plain call of 3,200 nodes: 9 % of its time, 7.6 -> 6.9 s with this class and no typedef per
+// node in engine::eval).
+template <class Ref, class G, class... R>
+struct call_result {
+    using result = typename dispatch_result<Ref, G, std::remove_cvref_t<R>...>::type;
     // A call's result stays a reference only if every argument refers to storage that
     // outlives the call (parameters, constants, bound variables); otherwise it is a value.
     // (Not a static data member: GCC names each one, and a node's name spells its subtree.)
-    using type = std::conditional_t<(!std::is_reference_v<typename eval_result<Args, Fr>::type> || ...) &&
-                                        std::is_reference_v<result>,
-                                    std::remove_cvref_t<result>, result>;
-    using values_type = detail::tuple<typename eval_result<Args, Fr>::type...>;
+    using type = std::conditional_t<(!std::is_reference_v<R> || ...) && std::is_reference_v<result>, std::remove_cvref_t<result>, result>;
+    using values_type = detail::tuple<R...>;
+};
+template <class F, class Fr>
+using callee_t = std::remove_cvref_t<decltype(engine::callee(std::declval<F const&>(), std::declval<Fr const&>()))>;
+template <class F, class... Args, class Fr>
+struct eval_result_of<ir::call<F, Args...>, Fr, ir::node_kind::call>
+    : call_result<typename Fr::ref_type, callee_t<F, Fr>, typename eval_result<Args, Fr>::type...> {
     // Whether this call or one among its arguments goes to the context's overdub member.
     // Worked out with the result type, so that a deep body's is staged as its result types are;
     // only where outlined functions are flattened (config.hpp).
     using member_overdubs = typename member_overdubs_when<flattens>::template of<
-        dispatch_plan<ref_type, callee_type, eval_t<Args, Fr>...>, eval_result<Args, Fr>...>;
+        dispatch_plan<typename Fr::ref_type, callee_t<F, Fr>, eval_t<Args, Fr>...>, eval_result<Args, Fr>...>;
 };
 template <class Node, class Fr>
 struct eval_result_of<Node const, Fr, ir::node_kind::call> : eval_result_of<Node, Fr, ir::node_kind::call> {};
