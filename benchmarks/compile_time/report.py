@@ -118,7 +118,7 @@ def main(before_path, after_path):
             for n, mode in debug:
                 b, a = before.get((cxx, 'random -O0 -g', n, mode)), after.get((cxx, 'random -O0 -g', n, mode))
                 print(f'| {mode} | {n:,} | {cell(b, 0)} s, {cell(b, 1)} MiB | {cell(a, 0)} s, {cell(a, 1)} MiB |'
-                      .replace('fails s, fails MiB', 'fails'))
+                      .replace('fails s, fails MiB', 'fails').replace('— s, — MiB', '—'))
 
 
 if __name__ == '__main__':
