@@ -500,6 +500,7 @@ struct engine {
             // Arguments left to right (a braced list), each reached by a cast (detail/tuple.hpp),
             // their values in one tuple, as in eval_call (GCC 12 vectorises a forward gradient
             // worse from separate locals: 1,095 rather than 964 instructions, Rosenbrock n = 10).
+            // The tuple's type is named where it is used, not by a typedef per node (call_result).
             decltype(auto) g = engine::callee(n.fn, fr);
             if constexpr (arity == 0) {
                 return engine::hooked(fr.ref, g);
@@ -508,12 +509,12 @@ struct engine {
                 return engine::hooked(fr.ref, g, detail::get<0>(v));
             } else if constexpr (arity == 2) {
                 typename eval_result<N, Fr>::values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
-                                    {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)}};
+                                                                 {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v));
             } else {
                 typename eval_result<N, Fr>::values_type const v{{engine::eval(static_cast<argument_leaf<0, N> const&>(n.args).value, fr)},
-                                    {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)},
-                                    {engine::eval(static_cast<argument_leaf<2, N> const&>(n.args).value, fr)}};
+                                                                 {engine::eval(static_cast<argument_leaf<1, N> const&>(n.args).value, fr)},
+                                                                 {engine::eval(static_cast<argument_leaf<2, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v), detail::get<2>(v));
             }
         } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
@@ -655,7 +656,7 @@ struct eval_result_of {
 // them (the context, the callee and what its arguments give), which all such calls share.
 // Member typedefs per node cost GCC 12 the square of the body's size: each typedef is a
 // variant of the type it names, and GCC finds a type's const variant by walking them all (a
-// plain call of 3,200 nodes: 9 % of its time, 7.6 -> 6.9 s with this class and no typedef per
+// plain call of 3,200 nodes: 9% of its time, 7.6 -> 6.9 s with this class and no typedef per
 // node in engine::eval).
 template <class Ref, class G, class... R>
 struct call_result {
