@@ -296,6 +296,13 @@ TEST_CASE("cse evaluates repeated pure subtrees once, idempotently", "[passes][l
     std::vector<double> seen;
     CHECK(cassette::overdub(with_pass<passes::cse>{}, logged, logger{&seen}, 2.0) == 4.0);
     CHECK(seen.size() == 2);
+    // Nor is a subtree holding such a call inside a special form.
+    constexpr auto logged_branch = cassette::function([](auto log, auto x) {
+        return cassette::sin(cassette::if_(x > 0.0, log(x), 1.0)) + cassette::sin(cassette::if_(x > 0.0, log(x), 1.0));
+    });
+    seen.clear();
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, logged_branch, logger{&seen}, 2.0) == 2 * std::sin(2.0));
+    CHECK(seen.size() == 2);
 }
 
 // By hand: r(x, n) = (r(x / 2, n - 1) + r(x, n - 2)) * x for n >= 1, else 1.5.

@@ -162,10 +162,6 @@ struct calls_then<Call, boost::mp11::mp_list<X...>, boost::mp11::mp_list<Y...>, 
     using type = boost::mp11::mp_list<X..., Y..., Z..., Call>;
 };
 
-// Whether a call is impure, for the walks of special forms (region_facts).
-template <class N>
-struct impure_call : std::false_type {};
-
 // A hash of a type's structure, so that calls are compared as types only when their hashes
 // agree: GCC cannot compare the addresses of two different objects in a constant expression
 // under -fno-delete-null-pointer-checks (as -fsanitize=undefined sets it), so type_key's
@@ -203,16 +199,34 @@ struct cse_number<ir::var<cse_variable<K>, I>> : std::integral_constant<std::siz
 // the call itself; a special form is a region of its own, and lists none), its number of nodes
 // (a special form counts one), its hash (type_hash), whether a call in it is impure, one more
 // than the largest number of a CSE variable in it (0 if none), and whether it has a special
-// form. A special form's last three are walks of it (ir::max_over_nodes).
+// form. A special form's last three are its children's, which cse asks again of each of them
+// as a region: the answers are shared.
 template <class N>
-struct region_facts {  // a leaf, a special form, or a callee that is not an expression
+struct region_facts {  // a leaf, or a callee that is not an expression
     using calls = boost::mp11::mp_list<>;
     using count = std::integral_constant<std::size_t, 1>;
     using hash = type_hash<N>;
-    using impure = std::bool_constant<ir::max_over_nodes<impure_call, N>::value != 0>;
-    using cse_numbers = ir::max_over_nodes<cse_number, N>;
-    using forms = ir::special_form_of<N>;
+    using impure = std::false_type;
+    using cse_numbers = cse_number<N>;
+    using forms = std::false_type;
 };
+
+// A special form's, from its children's, each staged as a body of its own (call_height counts
+// the form as a leaf).
+template <class N, class Children>
+struct form_facts;
+template <class N, class... C>
+struct form_facts<N, boost::mp11::mp_list<C...>> {
+    static_assert((true && ... && cassette::detail::stage_for<region_facts, C>::value));
+    using calls = boost::mp11::mp_list<>;
+    using count = std::integral_constant<std::size_t, 1>;
+    using hash = type_hash<N>;
+    using impure = std::bool_constant<(region_facts<C>::impure::value || ...)>;
+    using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
+    using forms = std::true_type;
+};
+template <ir::form_node N>
+struct region_facts<N> : form_facts<N, ir::children_of<N>> {};
 
 template <class F, std::size_t Arity>
 constexpr bool pure_callee();
@@ -239,8 +253,6 @@ constexpr bool pure_callee() {
     else
         return is_pure<F>;
 }
-template <class F, class... A>
-struct impure_call<ir::call<F, A...>> : std::bool_constant<!detail::pure_callee<F, sizeof...(A)>()> {};
 
 // Whether two same-typed trees can differ: by a constant anywhere in them.
 template <class N>
