@@ -5,7 +5,7 @@
 
 #include <cassette/detail/config.hpp>
 #include <cassette/detail/tuple.hpp>
-#include <cassette/function.hpp>
+#include <cassette/dsl.hpp>
 #include <cassette/tag.hpp>
 #include <cassette/transform.hpp>
 
