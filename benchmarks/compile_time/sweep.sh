@@ -20,24 +20,33 @@ label=$shape
 [[ $flags == -O2 ]] || label="$shape $flags"  # e.g. "random -O0 -g"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for cxx in $compilers; do for n in $sizes; do for m in $modes; do
-  python3 "$here/gen.py" --n "$n" --mode "$m" --shape "$shape" > "$tmp/t.cpp"
-  best="" failed=0
-  for ((r = 0; r < repeats; r++)); do
+# Each pass compiles every translation unit once; with -r R, R passes, each cell's fastest kept:
+# passes rather than R compilations in a row, so that a slow spell of the machine spreads over
+# all sizes rather than falling on the largest.
+declare -A best why
+for ((pass = 0; pass < repeats; pass++)); do
+  for cxx in $compilers; do for n in $sizes; do for m in $modes; do
+    key="$cxx|$n|$m"
+    [[ -n ${why[$key]:-} ]] && continue  # failed in an earlier pass
+    python3 "$here/gen.py" --n "$n" --mode "$m" --shape "$shape" > "$tmp/t.cpp"
     # shellcheck disable=SC2086 # flags is a list
-    if ! /usr/bin/time -f '%U %S %M' -o "$tmp/time" timeout "$limit" "$cxx" -std=c++20 $flags -DNDEBUG \
+    if /usr/bin/time -f '%U %S %M' -o "$tmp/time" timeout "$limit" "$cxx" -std=c++20 $flags -DNDEBUG \
          -I"$include" -I/usr/include/eigen3 -c "$tmp/t.cpp" -o "$tmp/t.o" 2> "$tmp/err"; then
-      failed=1
-      break
+      read -r user sys rss < "$tmp/time"
+      cpu=$(awk "BEGIN { print $user + $sys }")
+      old=${best[$key]:-}
+      if [[ -z $old ]] || awk "BEGIN { exit !($cpu < ${old% *}) }"; then best[$key]="$cpu $((rss / 1024))"; fi
+    else
+      failure=$(grep -m1 -E 'error|fatal|Killed|exhausted|failed' "$tmp/err" | cut -c1-160)
+      why[$key]=${failure:-timeout after ${limit} s}
     fi
-    read -r user sys rss < "$tmp/time"
-    cpu=$(awk "BEGIN { print $user + $sys }")
-    if [[ -z $best ]] || awk "BEGIN { exit !($cpu < ${best% *}) }"; then best="$cpu $((rss / 1024))"; fi
-  done
-  if ((!failed)); then
-    printf '%s\t%s\t%s\t%s\t%s\t%d\n' "$cxx" "$label" "$n" "$m" "${best% *}" "${best#* }"
+  done; done; done
+done
+for cxx in $compilers; do for n in $sizes; do for m in $modes; do
+  key="$cxx|$n|$m"
+  if [[ -n ${why[$key]:-} ]]; then
+    printf '%s\t%s\t%s\t%s\tfail\t%s\n' "$cxx" "$label" "$n" "$m" "${why[$key]}"
   else
-    why=$(grep -m1 -E 'error|fatal|Killed|exhausted' "$tmp/err" | cut -c1-160)
-    printf '%s\t%s\t%s\t%s\tfail\t%s\n' "$cxx" "$label" "$n" "$m" "${why:-timeout after ${limit} s}"
+    printf '%s\t%s\t%s\t%s\t%s\t%d\n' "$cxx" "$label" "$n" "$m" "${best[$key]% *}" "${best[$key]#* }"
   fi
 done; done; done
