@@ -198,9 +198,9 @@ struct cse_number<ir::var<cse_variable<K>, I>> : std::integral_constant<std::siz
 // time on them): its region's calls in evaluation order (the callee's, each argument's, then
 // the call itself; a special form is a region of its own, and lists none), its number of nodes
 // (a special form counts one), its hash (type_hash), whether a call in it is impure, one more
-// than the largest number of a CSE variable in it (0 if none), and whether it has a special
-// form. A special form's last three are its children's, which cse asks again of each of them
-// as a region: the answers are shared.
+// than the largest number of a CSE variable in it (0 if none), whether it has a special form,
+// and whether it has a constant (same-typed trees then can differ). A special form's last four
+// are its children's, which cse asks again of each of them as a region: the answers are shared.
 template <class N>
 struct region_facts {  // a leaf, or a callee that is not an expression
     using calls = boost::mp11::mp_list<>;
@@ -209,6 +209,7 @@ struct region_facts {  // a leaf, or a callee that is not an expression
     using impure = std::false_type;
     using cse_numbers = cse_number<N>;
     using forms = std::false_type;
+    using constants = ir::is_constant_node<N>;
 };
 
 // A special form's, from its children's, each staged as a body of its own (call_height counts
@@ -224,6 +225,7 @@ struct form_facts<N, boost::mp11::mp_list<C...>> {
     using impure = std::bool_constant<(region_facts<C>::impure::value || ...)>;
     using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
     using forms = std::true_type;
+    using constants = std::bool_constant<(region_facts<C>::constants::value || ...)>;
 };
 template <ir::form_node N>
 struct region_facts<N> : form_facts<N, ir::children_of<N>> {};
@@ -240,23 +242,16 @@ struct region_facts<ir::call<F, A...>> {
     using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<F>::cse_numbers::value,
                                                                                      region_facts<A>::cse_numbers::value...)>;
     using forms = std::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
+    using constants = std::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
 };
-
-// A tree is pure when none of its calls is impure.
-template <class N>
-struct pure_tree : std::bool_constant<!region_facts<N>::impure::value> {};
 
 template <class F, std::size_t Arity>
 constexpr bool pure_callee() {
     if constexpr (traced_function<F>)
-        return pure_tree<typename F::template body_type<Arity>>::value;
+        return !region_facts<typename F::template body_type<Arity>>::impure::value;  // a tree with no impure call
     else
         return is_pure<F>;
 }
-
-// Whether two same-typed trees can differ: by a constant anywhere in them.
-template <class N>
-struct has_constant : ir::any_node_of<ir::is_constant_node, N> {};
 
 template <std::size_t N>
 struct bindings {
@@ -429,7 +424,7 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
             first_occurrence<N>& f = static_cast<cassette::detail::leaf<k, first_occurrence<N>>&>(first).value;
             f.record(s);
             using t = ir::var<cse_variable<Number>, k>;
-            if constexpr (has_constant<N>::value)
+            if constexpr (region_facts<N>::constants::value)
                 return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, f.value)), t{}, s};
             else
                 return t{};
