@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -303,6 +304,30 @@ TEST_CASE("cse evaluates repeated pure subtrees once, idempotently", "[passes][l
     seen.clear();
     CHECK(cassette::overdub(with_pass<passes::cse>{}, logged_branch, logger{&seen}, 2.0) == 2 * std::sin(2.0));
     CHECK(seen.size() == 2);
+}
+
+// Counts the regions a context is told of, per kind (if_, then_, else_, let, fold).
+struct region_counter : counter {
+    static constexpr auto pass = passes::cse;
+    std::array<int, 5> entered{};
+    int region(cassette::region_kind kind) {
+        return ++entered[static_cast<std::size_t>(kind)];
+    }
+};
+
+TEST_CASE("cse tells a context of no region the program does not have", "[passes]") {
+    // sin(x * y + 2.0) has the type of the shared sin(x * y + 1.0) but not its constant: it is
+    // evaluated as its own expression, not as a branch of an if_ the program does not have.
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        auto a = cassette::sin(x * y + 1.0);
+        return a * a + cassette::sin(x * y + 2.0);
+    });
+    region_counter ctx;
+    double const x = 0.3, y = 0.7;
+    double const a = std::sin(x * y + 1.0);
+    CHECK(cassette::overdub(ctx, g, x, y) == a * a + std::sin(x * y + 2.0));
+    CHECK(ctx.calls == 3 + 1 + 3 + 1);  // a once, a * a, the other sine's three calls, the sum
+    CHECK(ctx.entered == std::array<int, 5>{0, 0, 0, 1, 0});  // the let cse binds a with, only
 }
 
 // By hand: r(x, n) = (r(x / 2, n - 1) + r(x, n - 2)) * x for n >= 1, else 1.5.

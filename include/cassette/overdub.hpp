@@ -111,6 +111,15 @@ CASSETTE_INLINE constexpr auto extend(scope<boost::mp11::mp_list<Ids...>, tuple_
     return scope<boost::mp11::mp_list<Ids..., Id>, tuple<P..., V const*>>{{{detail::get<I>(s.values)}..., {&values}}};
 }
 
+// A scope without its innermost form's variables.
+template <class... Ids, std::size_t... I, class... P>
+CASSETTE_INLINE constexpr auto without_innermost(scope<boost::mp11::mp_list<Ids...>, tuple_impl<std::index_sequence<I...>, P...>> const& s) {
+    using kept = boost::mp11::mp_pop_back<boost::mp11::mp_list<P...>>;
+    return [&]<std::size_t... J>(std::index_sequence<J...>) CASSETTE_INLINE_LAMBDA {
+        return scope<boost::mp11::mp_pop_back<boost::mp11::mp_list<Ids...>>, tuple<boost::mp11::mp_at_c<kept, J>...>>{{{detail::get<J>(s.values)}...}};
+    }(std::make_index_sequence<sizeof...(P) - 1>{});
+}
+
 // Where the innermost form that binds Id is in a scope.
 template <class Id, class Scope>
 struct binding_index;
@@ -187,6 +196,14 @@ struct frame {
     CASSETTE_INLINE constexpr auto bind(Values const& values) const {
         using bound = decltype(detail::extend<Id>(scope, values));
         return frame<Ref, Self, Args, bound>{ref, self, args, detail::extend<Id>(scope, values)};
+    }
+
+    // This frame without the variables of the innermost form that binds some: where that
+    // form's values were evaluated (passes::cse evaluates an occurrence there that it does not
+    // share, so that its evaluation is the value's).
+    CASSETTE_INLINE constexpr auto enclosing() const {
+        using outer = decltype(detail::without_innermost(scope));
+        return frame<Ref, Self, Args, outer>{ref, self, args, detail::without_innermost(scope)};
     }
 
     // This frame under another context, with hooks on or off as here (ad::derivative runs

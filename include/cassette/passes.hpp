@@ -402,6 +402,36 @@ struct first_occurrence {
     }
 };
 
+// An occurrence of a bound type that holds constants: a use of the variable if its constants
+// are those the bound value was computed from, else its own expression, evaluated where the
+// bound values are, so that the compiler instantiates its evaluation once, for the value's.
+template <class Var, class S>
+struct shared_or_own : ir::symbolic<shared_or_own<Var, S>> {
+    bool shared;
+    S own;
+    static constexpr std::string_view name = "shared";
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(own);
+    }
+    template <class O>
+    constexpr auto with_children(O const& o) const {
+        return shared_or_own<Var, O>{{}, shared, o};
+    }
+
+    template <class Lister>
+    auto list(Lister& l) const {
+        return shared ? l.operand(Var{}) : l.operand(own);
+    }
+
+    template <class Fr>
+    constexpr auto evaluate(Fr const& fr) const -> std::remove_cvref_t<decltype(fr.eval(Var{}))> {
+        if (shared) return fr.eval(Var{});
+        return fr.enclosing().eval(own);
+    }
+};
+
 // The top-down rule (see ir::transform) that replaces each occurrence of a bound type S with a
 // use of the variable bound to its value, the value of the first occurrence seen, which it
 // records (a copy: a deep body's stages are rewritten from copies). A class rather than a
@@ -425,7 +455,7 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
             f.record(s);
             using t = ir::var<cse_variable<Number>, k>;
             if constexpr (region_facts<N>::constants::value)
-                return ir::conditional<ir::constant<bool>, t, N>{{}, ir::constant<bool>(ir::equal(s, f.value)), t{}, s};
+                return shared_or_own<t, N>{{}, ir::equal(s, f.value), s};
             else
                 return t{};
         }
