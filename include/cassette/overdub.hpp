@@ -111,15 +111,6 @@ CASSETTE_INLINE constexpr auto extend(scope<boost::mp11::mp_list<Ids...>, tuple_
     return scope<boost::mp11::mp_list<Ids..., Id>, tuple<P..., V const*>>{{{detail::get<I>(s.values)}..., {&values}}};
 }
 
-// A scope without its innermost form's variables.
-template <class... Ids, std::size_t... I, class... P>
-CASSETTE_INLINE constexpr auto without_innermost(scope<boost::mp11::mp_list<Ids...>, tuple_impl<std::index_sequence<I...>, P...>> const& s) {
-    using kept = boost::mp11::mp_pop_back<boost::mp11::mp_list<P...>>;
-    return [&]<std::size_t... J>(std::index_sequence<J...>) CASSETTE_INLINE_LAMBDA {
-        return scope<boost::mp11::mp_pop_back<boost::mp11::mp_list<Ids...>>, tuple<boost::mp11::mp_at_c<kept, J>...>>{{{detail::get<J>(s.values)}...}};
-    }(std::make_index_sequence<sizeof...(P) - 1>{});
-}
-
 // Where the innermost form that binds Id is in a scope.
 template <class Id, class Scope>
 struct binding_index;
@@ -129,6 +120,14 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
     static_assert(from_inside != sizeof...(Ids), "cassette: a let/fold variable is used outside the form that binds it.");
     static constexpr std::size_t value = sizeof...(Ids) - 1 - from_inside;
 };
+
+// The scope outside the innermost form that binds Id: the variables bound before it.
+template <class Id, class... Ids, class Values>
+CASSETTE_INLINE constexpr auto outside(scope<boost::mp11::mp_list<Ids...>, Values> const& s) {
+    constexpr std::size_t kept = binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>>::value;
+    using values = decltype(detail::take_front<kept>(s.values));
+    return scope<boost::mp11::mp_take_c<boost::mp11::mp_list<Ids...>, kept>, values>{detail::take_front<kept>(s.values)};
+}
 
 // Whether a call's subtree has a call that goes to the context's overdub member (read from its
 // eval_result; any other node: no).
@@ -198,12 +197,13 @@ struct frame {
         return frame<Ref, Self, Args, bound>{ref, self, args, detail::extend<Id>(scope, values)};
     }
 
-    // This frame without the variables of the innermost form that binds some: where that
-    // form's values were evaluated (passes::cse evaluates an occurrence there that it does not
-    // share, so that its evaluation is the value's).
-    CASSETTE_INLINE constexpr auto enclosing() const {
-        using outer = decltype(detail::without_innermost(scope));
-        return frame<Ref, Self, Args, outer>{ref, self, args, detail::without_innermost(scope)};
+    // This frame outside the innermost form that binds Id: where that form's values were
+    // evaluated (passes::cse evaluates there an occurrence it does not share, so that its
+    // evaluation is the value's).
+    template <class Id>
+    CASSETTE_INLINE constexpr auto outside() const {
+        using outer = decltype(detail::outside<Id>(scope));
+        return frame<Ref, Self, Args, outer>{ref, self, args, detail::outside<Id>(scope)};
     }
 
     // This frame under another context, with hooks on or off as here (ad::derivative runs

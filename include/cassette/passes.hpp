@@ -402,11 +402,12 @@ struct first_occurrence {
     }
 };
 
-// An occurrence of a bound type that holds constants: a use of the variable if its constants
-// are those the bound value was computed from, else its own expression, evaluated where the
-// bound values are, so that the compiler instantiates its evaluation once, for the value's.
-template <class Var, class S>
-struct shared_or_own : ir::symbolic<shared_or_own<Var, S>> {
+// An occurrence of a bound type that holds constants: a use of var<Id, K> if its constants
+// are those the bound value was computed from, else its own expression, evaluated outside the
+// form that binds Id, where the bound values are, so that the compiler instantiates its
+// evaluation once, for the value's.
+template <class Id, std::size_t K, class S>
+struct shared_or_own : ir::symbolic<shared_or_own<Id, K, S>> {
     bool shared;
     S own;
     static constexpr std::string_view name = "shared";
@@ -417,18 +418,18 @@ struct shared_or_own : ir::symbolic<shared_or_own<Var, S>> {
     }
     template <class O>
     constexpr auto with_children(O const& o) const {
-        return shared_or_own<Var, O>{{}, shared, o};
+        return shared_or_own<Id, K, O>{{}, shared, o};
     }
 
     template <class Lister>
     auto list(Lister& l) const {
-        return shared ? l.operand(Var{}) : l.operand(own);
+        return shared ? l.operand(ir::var<Id, K>{}) : l.operand(own);
     }
 
     template <class Fr>
-    constexpr auto evaluate(Fr const& fr) const -> std::remove_cvref_t<decltype(fr.eval(Var{}))> {
-        if (shared) return fr.eval(Var{});
-        return fr.enclosing().eval(own);
+    constexpr auto evaluate(Fr const& fr) const -> std::remove_cvref_t<decltype(fr.eval(ir::var<Id, K>{}))> {
+        if (shared) return fr.eval(ir::var<Id, K>{});
+        return fr.template outside<Id>().eval(own);
     }
 };
 
@@ -455,7 +456,7 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
             f.record(s);
             using t = ir::var<cse_variable<Number>, k>;
             if constexpr (region_facts<N>::constants::value)
-                return shared_or_own<t, N>{{}, ir::equal(s, f.value), s};
+                return shared_or_own<cse_variable<Number>, k, N>{{}, ir::equal(s, f.value), s};
             else
                 return t{};
         }

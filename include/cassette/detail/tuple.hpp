@@ -57,6 +57,14 @@ constexpr auto drop_front(tuple_impl<std::index_sequence<I...>, T...> const& t) 
     }(std::make_index_sequence<sizeof...(T) - first>{});
 }
 
+// The first N elements.
+template <std::size_t N, std::size_t... I, class... T>
+CASSETTE_INLINE constexpr auto take_front(tuple_impl<std::index_sequence<I...>, T...> const& t) {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
+        return tuple<boost::mp11::mp_at_c<boost::mp11::mp_list<T...>, K>...>{{detail::get<K>(t)}...};
+    }(std::make_index_sequence<N>{});
+}
+
 }  // namespace cassette::detail
 
 namespace boost::hana {
