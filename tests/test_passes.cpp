@@ -139,6 +139,37 @@ struct wave_to_two {
     }
 };
 
+// The same, with an unconstrained before that leaves every other node to the walk.
+template <class N>
+inline constexpr bool calls_wave = false;
+template <class X>
+inline constexpr bool calls_wave<ir::call<std::remove_const_t<decltype(wave)>, X>> = true;
+struct keep_wave_negate_x_descending {
+    template <class N>
+    constexpr auto before(N const& n) const {
+        if constexpr (calls_wave<N>)
+            return n;
+        else
+            return ir::descend{};
+    }
+    constexpr auto operator()(ir::param<0> const& x) const { return -x; }
+};
+
+// Top down only, no bottom-up part: every sin(...) becomes 3, wherever it is.
+template <class N>
+inline constexpr bool calls_sin = false;
+template <class X>
+inline constexpr bool calls_sin<ir::call<op::sin_t, X>> = true;
+struct sin_to_three {
+    template <class N>
+    constexpr auto before(N const&) const {
+        if constexpr (calls_sin<N>)
+            return 3.0;
+        else
+            return ir::descend{};
+    }
+};
+
 TEST_CASE("transform applies a rule's before member top down, in place of the subtree", "[passes]") {
     constexpr auto rewritten = ir::transform(decltype(outer)::body<1>, keep_wave_negate_x{});
     using x = ir::param<0>;
@@ -149,6 +180,14 @@ TEST_CASE("transform applies a rule's before member top down, in place of the su
     constexpr auto waveless = ir::transform(decltype(outer)::body<1>, wave_to_two{});
     STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(waveless)>,
                                   ir::call<op::add_t, ir::constant<double>, ir::call<op::sin_t, x>>>);
+    // ir::descend from before: the node is walked into and given to the bottom-up rule.
+    constexpr auto descending = ir::transform(decltype(outer)::body<1>, keep_wave_negate_x_descending{});
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(descending)>, std::remove_const_t<decltype(rewritten)>>);
+    // A rule with before only: the walk goes down to every sin, inside wave's body too.
+    constexpr auto sinless = ir::transform(decltype(wave)::body<1>, sin_to_three{});
+    STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(sinless)>, ir::call<op::mul_t, ir::constant<double>, ir::constant<double>>>);
+    STATIC_REQUIRE(boost::hana::at_c<0>(sinless.args).value == 3.0);
+    STATIC_REQUIRE(boost::hana::at_c<1>(sinless.args).value == 2.0);
 }
 
 // A node type a pass spells with decltype of a constexpr variable has a const callee type.

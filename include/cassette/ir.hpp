@@ -422,8 +422,12 @@ struct child_types {
 // (ad::derivative's). Every traversal reaches its children through two members:
 // visit_children(fn), fn called with references to the children, and with_children(c...),
 // the same node over new children.
+// A call (a height above 0, made with its type) is ruled out before visit_children is asked of
+// it: Clang 16 writes out the message of a requirement that fails, here spelling the call's
+// whole subtree (cse's pass on 800 calls: 1.5% of Clang's instructions).
 template <class T>
-concept form_node = expression<T> && requires(T const& n) { n.visit_children(detail::child_types{}); };
+concept form_node = expression<T> && cassette::detail::call_height<std::remove_cv_t<T>>::value == 0 &&
+                    requires(T const& n) { n.visit_children(detail::child_types{}); };
 template <class T>
 using children_of = decltype(std::declval<T const&>().visit_children(detail::child_types{}));
 
