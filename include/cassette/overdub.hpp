@@ -125,8 +125,8 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
 template <class Id, class... Ids, class Values>
 CASSETTE_INLINE constexpr auto outside(scope<boost::mp11::mp_list<Ids...>, Values> const& s) {
     constexpr std::size_t kept = binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>>::value;
-    using values = decltype(detail::take_front<kept>(s.values));
-    return scope<boost::mp11::mp_take_c<boost::mp11::mp_list<Ids...>, kept>, values>{detail::take_front<kept>(s.values)};
+    auto const values = detail::slice<0, kept>(s.values);
+    return scope<boost::mp11::mp_take_c<boost::mp11::mp_list<Ids...>, kept>, decltype(values)>{values};
 }
 
 // Whether a call's subtree has a call that goes to the context's overdub member (read from its

@@ -52,10 +52,11 @@ constexpr auto map_children(N const& n, Fn const& fn) {
 // that finds no viable one, even where it only asks whether the call is valid, spelling the
 // node's whole type (cse's pass on 800 calls: 4% of Clang's instructions).
 struct descend {};
-template <class T>
-concept replacement = !std::is_same_v<T, descend>;
 
 namespace detail {
+
+template <class T>
+concept replacement = !std::is_same_v<T, descend>;
 
 // Whether a rule has a call operator at all, asked once per rule type (a call operator of this
 // base and one of the rule's make the name ambiguous), so that a rule with only `before` is not
@@ -169,7 +170,7 @@ template <std::size_t Base, bool Top, class Expr, class Rule, class Table, std::
 constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std::index_sequence<I...>) {
     using node = std::remove_cv_t<Expr>;
     constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
-    if constexpr (requires { { rule.before(e) } -> replacement; }) {
+    if constexpr (requires { { rule.before(e) } -> detail::replacement; }) {
         // A node or a plain value, which becomes a constant, as rule(node)'s result does; named
         // as a type, not converted by as_node, so that asking instantiates no function per node.
         return node_t<std::remove_cvref_t<decltype(rule.before(e))>>(rule.before(e));

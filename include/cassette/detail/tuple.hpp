@@ -48,21 +48,19 @@ CASSETTE_INLINE constexpr T& get(leaf<I, T>& l) noexcept {
     return l.value;
 }
 
+// Count elements from the From-th on.
+template <std::size_t From, std::size_t Count, std::size_t... I, class... T>
+CASSETTE_INLINE constexpr auto slice(tuple_impl<std::index_sequence<I...>, T...> const& t) {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
+        return tuple<boost::mp11::mp_at_c<boost::mp11::mp_list<T...>, From + K>...>{{detail::get<From + K>(t)}...};
+    }(std::make_index_sequence<Count>{});
+}
+
 // What boost::hana::drop_front(t, N) gives: the elements from the N-th on, if any.
 template <std::size_t N, std::size_t... I, class... T>
 constexpr auto drop_front(tuple_impl<std::index_sequence<I...>, T...> const& t) {
     constexpr std::size_t first = N < sizeof...(T) ? N : sizeof...(T);
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-        return tuple<boost::mp11::mp_at_c<boost::mp11::mp_list<T...>, first + K>...>{{detail::get<first + K>(t)}...};
-    }(std::make_index_sequence<sizeof...(T) - first>{});
-}
-
-// The first N elements.
-template <std::size_t N, std::size_t... I, class... T>
-CASSETTE_INLINE constexpr auto take_front(tuple_impl<std::index_sequence<I...>, T...> const& t) {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) CASSETTE_INLINE_LAMBDA {
-        return tuple<boost::mp11::mp_at_c<boost::mp11::mp_list<T...>, K>...>{{detail::get<K>(t)}...};
-    }(std::make_index_sequence<N>{});
+    return detail::slice<first, sizeof...(T) - first>(t);
 }
 
 }  // namespace cassette::detail
