@@ -359,7 +359,7 @@ struct member_overdubs_when {
 template <>
 struct member_overdubs_when<true> {
     template <class Plan, class... Results>
-    using of = std::bool_constant<Plan::which == step::member_overdub || (calls_member_overdub<Results>::value || ...)>;
+    using of = std::bool_constant<detail::is(Plan::which, step::member_overdub) || (calls_member_overdub<Results>::value || ...)>;
 };
 
 // Which step a call takes and its result type, decided once, in one place: the call itself
@@ -438,18 +438,18 @@ struct engine {
     CASSETTE_INLINE static constexpr auto run(Ref ref, G const& g, X const&... xs) ->
         typename plan_result<From, Ref, G, X...>::type {
         constexpr step which = plan<From, Ref, G, X...>::which;
-        if constexpr (which == step::member_overdub) {
+        if constexpr (detail::is(which, step::member_overdub)) {
             if constexpr (is_late<Ref>)
                 return engine::member_overdub(ref.ctx, g, xs...);
             else
                 return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.overdub(g, xs...); });
-        } else if constexpr (which == step::body) {
+        } else if constexpr (detail::is(which, step::body)) {
             return engine::run_body(ref, g, xs...);
-        } else if constexpr (which == step::propagation) {
+        } else if constexpr (detail::is(which, step::propagation)) {
             return propagation<tag_of<typename Ref::context_type>>::apply(g, xs...);
-        } else if constexpr (which == step::member_fallback) {
+        } else if constexpr (detail::is(which, step::member_fallback)) {
             return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) { return ref.ctx.fallback(g, xs...); });
-        } else if constexpr (which == step::direct_call) {
+        } else if constexpr (detail::is(which, step::direct_call)) {
             using tag = tag_of<typename Ref::context_type>;
             return detail::value_of([&]() CASSETTE_INLINE_LAMBDA -> decltype(auto) {
                 return detail::invoke(g, detail::untag_by<tag>(xs)...);
@@ -511,9 +511,9 @@ struct engine {
         constexpr std::size_t arity = ir::arity_of<N>::value;
         if constexpr (!Apart && outlined<N, Fr>::value) {
             return engine::eval_apart(n, fr);
-        } else if constexpr (kind == ir::node_kind::call && arity > 3) {
+        } else if constexpr (detail::is(kind, ir::node_kind::call) && arity > 3) {
             return engine::eval_call(n, fr, std::make_index_sequence<arity>{});
-        } else if constexpr (kind == ir::node_kind::call) {
+        } else if constexpr (detail::is(kind, ir::node_kind::call)) {
             // Arguments left to right (a braced list), each reached by a cast (detail/tuple.hpp),
             // their values in one tuple, as in eval_call (GCC 12 vectorises a forward gradient
             // worse from separate locals: 1,095 rather than 964 instructions, Rosenbrock n = 10).
@@ -534,9 +534,10 @@ struct engine {
                                                                  {engine::eval(static_cast<argument_leaf<2, N> const&>(n.args).value, fr)}};
                 return engine::hooked(fr.ref, g, detail::get<0>(v), detail::get<1>(v), detail::get<2>(v));
             }
-        } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var)
+        } else if constexpr (detail::is(kind, ir::node_kind::param) || detail::is(kind, ir::node_kind::constant) ||
+                             detail::is(kind, ir::node_kind::var))
             return engine::eval_leaf(n, fr);
-        else if constexpr (kind == ir::node_kind::other)
+        else if constexpr (detail::is(kind, ir::node_kind::other))
             return engine::eval_assumed(n, fr);
         else
             return n.evaluate(fr);  // a form: if_, let, fold, or a node kind of a library's own
@@ -813,17 +814,17 @@ struct plan_result {
     static constexpr step which = plan<From, Ref, G, X...>::which;
     static consteval auto result() {
         using tag = tag_of<typename Ref::context_type>;
-        if constexpr (which == step::member_overdub)
+        if constexpr (detail::is(which, step::member_overdub))
             return std::type_identity<decltype(std::declval<Ref>().ctx.overdub(std::declval<G const&>(),
                                                                                std::declval<X const&>()...))>{};
-        else if constexpr (which == step::body)
+        else if constexpr (detail::is(which, step::body))
             return std::type_identity<typename body_result<Ref, G, entered_t<Ref, X>...>::type>{};
-        else if constexpr (which == step::propagation)
+        else if constexpr (detail::is(which, step::propagation))
             return std::type_identity<decltype(propagation<tag>::apply(std::declval<G const&>(), std::declval<X const&>()...))>{};
-        else if constexpr (which == step::member_fallback)
+        else if constexpr (detail::is(which, step::member_fallback))
             return std::type_identity<decltype(std::declval<Ref>().ctx.fallback(std::declval<G const&>(),
                                                                                 std::declval<X const&>()...))>{};
-        else if constexpr (which == step::direct_call)
+        else if constexpr (detail::is(which, step::direct_call))
             return std::type_identity<decltype(detail::invoke(std::declval<G const&>(), std::declval<untagged<Ref, X> const&>()...))>{};
         else {
             // Here, where the call's type is first needed, so that this is the first error.
@@ -853,7 +854,7 @@ struct assumed_result {
         constexpr bool same_arguments =
             std::is_same_v<std::remove_cvref_t<decltype(std::declval<Fr const&>().args)>,
                            detail::tuple<entered_t<ref_type, Y> const&...>>;
-        if constexpr (same_arguments && dispatch_plan<ref_type, self_type, Y...>::which != step::member_overdub)
+        if constexpr (same_arguments && !detail::is(dispatch_plan<ref_type, self_type, Y...>::which, step::member_overdub))
             return std::type_identity<R>{};
         else
             return std::type_identity<typename dispatch_result<ref_type, self_type, Y...>::type>{};

@@ -384,7 +384,7 @@ concept bound_in = decltype(detail::is_bound<N>(static_cast<bound_set<Bound> con
 // own), a leaf, or a call smaller than every bound type, which holds none (unless its callee is
 // an expression).
 template <class N, class Bound>
-concept kept_whole = ir::node_kind_of<N>::value != ir::node_kind::call ||
+concept kept_whole = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
 
 // The first occurrence of a bound type, copied (a deep body's stages are rewritten from copies

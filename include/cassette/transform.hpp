@@ -174,11 +174,11 @@ constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std:
         // A node or a plain value, which becomes a constant, as rule(node)'s result does; named
         // as a type, not converted by as_node, so that asking instantiates no function per node.
         return node_t<std::remove_cvref_t<decltype(rule.before(e))>>(rule.before(e));
-    } else if constexpr (step == stage_step::from_table) {
+    } else if constexpr (cassette::detail::is(step, stage_step::from_table)) {
         return detail::table_get<Base + staged_count<Expr>::value - 1>(table);
-    } else if constexpr (step == stage_step::without_table) {
+    } else if constexpr (cassette::detail::is(step, stage_step::without_table)) {
         return detail::rewrite<0, false>(e, rule, no_table{}, arguments_of<Expr>{});
-    } else if constexpr (node_kind_of<node>::value != node_kind::call) {
+    } else if constexpr (!cassette::detail::is(node_kind_of<node>::value, node_kind::call)) {
         // Each of a form's children is a body of its own to staged_calls, which counts the form
         // as a leaf: staged here, if it is deep.
         return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); }), rule);

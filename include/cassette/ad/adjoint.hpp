@@ -17,6 +17,8 @@
 
 namespace cassette::ad::detail {
 
+using cassette::detail::is;
+
 // --- which bodies: structure only -----------------------------------------------------------
 
 // WithSelf: self calls allowed (ad::static_adjoint sweeps them, recomputing each level's
@@ -34,9 +36,9 @@ inline constexpr bool is_projection<op::get_t<K>> = true;
 template <class Node, bool WithSelf>
 consteval bool addressable() {
     constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
-    if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::var)
+    if constexpr (detail::is(kind, ir::node_kind::param) || detail::is(kind, ir::node_kind::var))
         return true;
-    else if constexpr (kind == ir::node_kind::call)
+    else if constexpr (detail::is(kind, ir::node_kind::call))
         return []<class G, class Whole, class... Rest>(std::type_identity<ir::call<G, Whole, Rest...>>) {
             return is_projection<G> && addressable<Whole, WithSelf>() && (static_adjoint_ok<Rest, WithSelf>() && ...);
         }(std::type_identity<Node>{});
@@ -64,7 +66,7 @@ consteval bool linear_in_accumulator() {
         return true;
     else if constexpr (std::is_same_v<Node, ir::var<Id, 1>>)
         return true;
-    else if constexpr (ir::node_kind_of<Node>::value == ir::node_kind::call)
+    else if constexpr (detail::is(ir::node_kind_of<Node>::value, ir::node_kind::call))
         return []<class G, class... A>(std::type_identity<ir::call<G, A...>>) {
             return (std::is_same_v<G, op::add_t> || std::is_same_v<G, op::sub_t>) &&
                    (linear_in_accumulator<Id, A>() && ...);
@@ -76,9 +78,10 @@ consteval bool linear_in_accumulator() {
 template <class Node, bool WithSelf>
 consteval bool static_adjoint_ok() {
     constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
-    if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::constant || kind == ir::node_kind::var) {
+    if constexpr (detail::is(kind, ir::node_kind::param) || detail::is(kind, ir::node_kind::constant) ||
+                  detail::is(kind, ir::node_kind::var)) {
         return true;
-    } else if constexpr (kind == ir::node_kind::call) {
+    } else if constexpr (detail::is(kind, ir::node_kind::call)) {
         return []<class G, class... A>(std::type_identity<ir::call<G, A...>>) {
             if constexpr (ir::expression<G>)
                 return false;  // higher order: the tape
@@ -94,15 +97,15 @@ consteval bool static_adjoint_ok() {
             else
                 return false;  // make<T>, and callables without a derivative rule
         }(std::type_identity<Node>{});
-    } else if constexpr (kind == ir::node_kind::conditional) {
+    } else if constexpr (detail::is(kind, ir::node_kind::conditional)) {
         return []<class C, class T, class E>(std::type_identity<ir::conditional<C, T, E>>) {
             return static_adjoint_ok<C, WithSelf>() && static_adjoint_ok<T, WithSelf>() && static_adjoint_ok<E, WithSelf>();
         }(std::type_identity<Node>{});
-    } else if constexpr (kind == ir::node_kind::let) {
+    } else if constexpr (detail::is(kind, ir::node_kind::let)) {
         return []<class Id, class V, class B>(std::type_identity<ir::let_in<Id, V, B>>) {
             return static_adjoint_ok<V, WithSelf>() && static_adjoint_ok<B, WithSelf>();
         }(std::type_identity<Node>{});
-    } else if constexpr (kind == ir::node_kind::loop) {
+    } else if constexpr (detail::is(kind, ir::node_kind::loop)) {
         return []<class Id, class F, class L, class I, class B>(std::type_identity<ir::loop<Id, F, L, I, B>>) {
             return static_adjoint_ok<F, WithSelf>() && static_adjoint_ok<L, WithSelf>() &&
                    static_adjoint_ok<I, WithSelf>() && static_adjoint_ok<B, WithSelf>() && linear_in_accumulator<Id, B>();
@@ -150,15 +153,15 @@ inline constexpr bool is_inactive = std::is_same_v<std::remove_cvref_t<T>, inact
 template <class Node, class SF>
 consteval bool active() {
     constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
-    if constexpr (kind == ir::node_kind::param) {
+    if constexpr (detail::is(kind, ir::node_kind::param)) {
         return !is_inactive<decltype(cassette::detail::get<Node::index>(std::declval<SF const&>().params))>;
-    } else if constexpr (kind == ir::node_kind::constant) {
+    } else if constexpr (detail::is(kind, ir::node_kind::constant)) {
         return false;
-    } else if constexpr (kind == ir::node_kind::var) {
+    } else if constexpr (detail::is(kind, ir::node_kind::var)) {
         return []<class Id, std::size_t K>(std::type_identity<ir::var<Id, K>>) {
             return !is_inactive<decltype(detail::variable_adjoint<Id, K>(std::declval<SF const&>().variables))>;
         }(std::type_identity<Node>{});
-    } else if constexpr (kind == ir::node_kind::call) {
+    } else if constexpr (detail::is(kind, ir::node_kind::call)) {
         return []<class G, class... A>(std::type_identity<ir::call<G, A...>>) {
             if constexpr (is_flat<G>)
                 return false;
@@ -167,7 +170,7 @@ consteval bool active() {
             else
                 return (active<A, SF>() || ...);
         }(std::type_identity<Node>{});
-    } else if constexpr (kind == ir::node_kind::conditional) {
+    } else if constexpr (detail::is(kind, ir::node_kind::conditional)) {
         return []<class C, class T, class E>(std::type_identity<ir::conditional<C, T, E>>) {
             return active<T, SF>() || active<E, SF>();
         }(std::type_identity<Node>{});
@@ -240,9 +243,9 @@ CASSETTE_INLINE constexpr auto& field(T& whole) {
 template <class Node, class SF>
 CASSETTE_INLINE constexpr auto& adjoint_of(Node const& n, SF const& sf) {
     constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
-    if constexpr (kind == ir::node_kind::param) {
+    if constexpr (detail::is(kind, ir::node_kind::param)) {
         return cassette::detail::get<Node::index>(sf.params);
-    } else if constexpr (kind == ir::node_kind::var) {
+    } else if constexpr (detail::is(kind, ir::node_kind::var)) {
         return []<class Id, std::size_t K>(std::type_identity<ir::var<Id, K>>, SF const& s) -> auto& {
             return detail::variable_adjoint<Id, K>(s.variables);
         }(std::type_identity<Node>{}, sf);
@@ -378,16 +381,16 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
     constexpr ir::node_kind kind = ir::node_kind_of<Node>::value;
     if constexpr (!active<Node, SF>()) {
         return;
-    } else if constexpr (kind == ir::node_kind::param || kind == ir::node_kind::var) {
+    } else if constexpr (detail::is(kind, ir::node_kind::param) || detail::is(kind, ir::node_kind::var)) {
         detail::add_leaves(detail::adjoint_of(n, sf), a);
-    } else if constexpr (kind == ir::node_kind::call) {
+    } else if constexpr (detail::is(kind, ir::node_kind::call)) {
         detail::sweep_call(n, a, sf);
-    } else if constexpr (kind == ir::node_kind::conditional) {
+    } else if constexpr (detail::is(kind, ir::node_kind::conditional)) {
         if (cassette::detail::truth(detail::value(n.cond, sf)))
             detail::sweep(n.then_, a, sf);
         else
             detail::sweep(n.else_, a, sf);
-    } else if constexpr (kind == ir::node_kind::let) {
+    } else if constexpr (detail::is(kind, ir::node_kind::let)) {
         []<class Id, class V, class B>(ir::let_in<Id, V, B> const& let, A const& adjoint, SF const& s) CASSETTE_INLINE_LAMBDA {
             auto const v = detail::value(let.value, s);
             cassette::detail::tuple<decltype(v) const&> const bound{{v}};
@@ -401,7 +404,7 @@ CASSETTE_INLINE constexpr void sweep(Node const& n, A const& a, SF const& sf) {
             detail::sweep_argument<active<V, SF>()>(let.value, v_adjoint, s);
         }(n, a, sf);
     } else {
-        static_assert(kind == ir::node_kind::loop);
+        static_assert(detail::is(kind, ir::node_kind::loop));
         []<class Id, class F, class L, class I, class B>(ir::loop<Id, F, L, I, B> const& loop, A const& adjoint,
                                                           SF const& s) CASSETTE_INLINE_LAMBDA {
             auto const first = cassette::detail::primal(detail::value(loop.first, s));
