@@ -15,6 +15,31 @@
 
 namespace cassette {
 
+namespace detail {
+
+// Yes and no, as classes whose `value` is a member of an explicit specialisation, where
+// std::bool_constant's is one of an implicit instantiation: Clang 16 hands such a member to
+// code generation again at each use that may be constant-evaluated (about 26,000 instructions
+// each, Sema::InstantiateVariableDefinition), and the library reads dozens per node.
+template <bool B>
+struct bool_constant;
+template <>
+struct bool_constant<true> {
+    using value_type = bool;
+    static constexpr bool value = true;
+    constexpr operator bool() const noexcept { return true; }
+};
+template <>
+struct bool_constant<false> {
+    using value_type = bool;
+    static constexpr bool value = false;
+    constexpr operator bool() const noexcept { return false; }
+};
+using true_type = bool_constant<true>;
+using false_type = bool_constant<false>;
+
+}  // namespace detail
+
 namespace ir {
 
 struct node_base {};

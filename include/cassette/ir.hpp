@@ -68,7 +68,7 @@ struct made_when {
 template <>
 struct made_when<false> {
     template <class A>
-    using of = std::true_type;
+    using of = cassette::detail::true_type;
 };
 template <class A>
 using made_with_parent = typename made_when<(call_height<A>::value >= stage_height)>::template of<A>;
@@ -78,7 +78,7 @@ using made_with_parent = typename made_when<(call_height<A>::value >= stage_heig
 template <template <class> class Trait, class Calls>
 struct stage;
 template <template <class> class Trait, class... Calls>
-struct stage<Trait, boost::mp11::mp_list<Calls...>> : std::bool_constant<(1 + ... + sizeof(Trait<Calls>)) != 0> {};
+struct stage<Trait, boost::mp11::mp_list<Calls...>> : cassette::detail::bool_constant<(1 + ... + sizeof(Trait<Calls>)) != 0> {};
 template <template <class> class Trait, class Node>
 using stage_for = stage<Trait, typename staged_calls<Node>::type>;
 
@@ -195,9 +195,9 @@ struct constant : symbolic<constant<T>> {
     constexpr explicit constant(T v) : value(v) {}
 };
 template <class T>
-struct is_constant_node : std::false_type {};
+struct is_constant_node : cassette::detail::false_type {};
 template <class T>
-struct is_constant_node<constant<T>> : std::true_type {};
+struct is_constant_node<constant<T>> : cassette::detail::true_type {};
 template <class T>
 struct is_constant_node<T const> : is_constant_node<T> {};
 
@@ -445,14 +445,31 @@ using children_of = decltype(std::declval<T const&>().visit_children(detail::chi
 // matches a node's type without deducing against all of it, as overloading would).
 enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
 
-// The traits below asked of every node are classes deriving from std::integral_constant,
-// with variable templates over them for users: GCC gives every variable template instance
-// (and static data member) a mangled name, which spells the node's whole subtree, so the
-// library itself reads the classes' `value` (shared by all nodes of an answer). A body of N
-// calls nested D deep otherwise costs names of N * D characters per trait.
+// The traits below asked of every node are classes with a `value`, with variable templates
+// over them for users: GCC gives every variable template instance (and static data member) a
+// mangled name, which spells the node's whole subtree, so the library itself reads the
+// classes' `value` (shared by all nodes of an answer). A body of N calls nested D deep
+// otherwise costs names of N * D characters per trait. A kind's `value` is a member of an
+// explicit specialisation, for Clang (see cassette::detail::bool_constant).
 namespace detail {
 template <node_kind K>
-using kind_constant = std::integral_constant<node_kind, K>;
+struct kind_constant;
+#define CASSETTE_DETAIL_KIND(NAME)                               \
+    template <>                                                  \
+    struct kind_constant<node_kind::NAME> {                      \
+        using value_type = node_kind;                            \
+        static constexpr node_kind value = node_kind::NAME;      \
+    };
+CASSETTE_DETAIL_KIND(param)
+CASSETTE_DETAIL_KIND(constant)
+CASSETTE_DETAIL_KIND(var)
+CASSETTE_DETAIL_KIND(call)
+CASSETTE_DETAIL_KIND(conditional)
+CASSETTE_DETAIL_KIND(let)
+CASSETTE_DETAIL_KIND(loop)
+CASSETTE_DETAIL_KIND(extension)
+CASSETTE_DETAIL_KIND(other)
+#undef CASSETTE_DETAIL_KIND
 template <class T>
 struct kind_of_unqualified : kind_constant<form_node<T> ? node_kind::extension : node_kind::other> {};
 template <std::size_t I>
@@ -512,14 +529,14 @@ struct max_over_nodes<Value, N> : max_over_form<Value, N, children_of<N>> {};
 // Whether some node of a tree satisfies Is (a trait with `value`).
 // Staged (see staged_child): asked of a deep body's root, it nests no deeper than a stage.
 template <template <class> class Is, class Node>
-struct any_node_of : std::bool_constant<max_over_nodes<Is, typename staged_child<Is, Node>::type>::value != 0> {};
+struct any_node_of : cassette::detail::bool_constant<max_over_nodes<Is, typename staged_child<Is, Node>::type>::value != 0> {};
 template <template <class> class Is, class Node>
 inline constexpr bool any_node = any_node_of<Is, Node>::value;
 
 template <class Node>
-struct is_self_call : std::false_type {};
+struct is_self_call : cassette::detail::false_type {};
 template <class... Args>
-struct is_self_call<call<self_t, Args...>> : std::true_type {};
+struct is_self_call<call<self_t, Args...>> : cassette::detail::true_type {};
 
 // Whether a subtree calls cassette::self. Asked of every body that runs, so a call's answer is
 // made with its type (cassette::detail::call_height), from its arguments', and read here.
@@ -558,7 +575,7 @@ inline constexpr bool is_constant = is_constant_node<T>::value;
 
 // Special forms evaluate lazily or bind variables: conditional, let_in, loop, extension nodes.
 template <class T>
-struct special_form_of : std::bool_constant<form_node<T>> {};
+struct special_form_of : cassette::detail::bool_constant<form_node<T>> {};
 template <class T>
 inline constexpr bool is_special_form = special_form_of<T>::value;
 
@@ -586,7 +603,7 @@ struct call_height : std::integral_constant<std::size_t, 0> {};
 template <bool Call>
 struct self_calls_in {
     template <class Node>
-    using of = std::bool_constant<ir::any_node_of<ir::is_self_call, Node>::value>;
+    using of = cassette::detail::bool_constant<ir::any_node_of<ir::is_self_call, Node>::value>;
 };
 template <>
 struct self_calls_in<true> {
@@ -596,7 +613,7 @@ struct self_calls_in<true> {
 
 template <class F, class... A>
 struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {
-    using calls_self = std::bool_constant<std::is_same<F, ir::self_t>::value ||
+    using calls_self = cassette::detail::bool_constant<std::is_same<F, ir::self_t>::value ||
                                           self_calls_in<(call_height<F>::value != 0)>::template of<F>::value ||
                                           (self_calls_in<(call_height<A>::value != 0)>::template of<A>::value || ...)>;
 };

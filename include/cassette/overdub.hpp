@@ -132,7 +132,7 @@ CASSETTE_INLINE constexpr auto outside(scope<boost::mp11::mp_list<Ids...>, Value
 // Whether a call's subtree has a call that goes to the context's overdub member (read from its
 // eval_result; any other node: no).
 template <class Result, class = void>
-struct calls_member_overdub : std::false_type {};
+struct calls_member_overdub : detail::false_type {};
 template <class Result>
 struct calls_member_overdub<Result, std::void_t<typename Result::member_overdubs>> : Result::member_overdubs {};
 
@@ -328,9 +328,9 @@ struct assumed : ir::symbolic<assumed<R, Args...>> {
     detail::tuple<Args...> args;
 };
 template <class Node>
-struct is_unknown : std::false_type {};
+struct is_unknown : detail::false_type {};
 template <class... Args>
-struct is_unknown<assumed<unknown_result, Args...>> : std::true_type {};
+struct is_unknown<assumed<unknown_result, Args...>> : detail::true_type {};
 
 template <class R>
 struct self_returns {
@@ -354,12 +354,12 @@ enum class step : unsigned char { member_overdub, body, propagation, member_fall
 template <bool Flattens>
 struct member_overdubs_when {
     template <class Plan, class... Results>
-    using of = std::false_type;
+    using of = detail::false_type;
 };
 template <>
 struct member_overdubs_when<true> {
     template <class Plan, class... Results>
-    using of = std::bool_constant<detail::is(Plan::which, step::member_overdub) || (calls_member_overdub<Results>::value || ...)>;
+    using of = detail::bool_constant<detail::is(Plan::which, step::member_overdub) || (calls_member_overdub<Results>::value || ...)>;
 };
 
 // Which step a call takes and its result type, decided once, in one place: the call itself
@@ -405,10 +405,10 @@ using staged_t = std::remove_cvref_t<typename staged_result<Node, Fr>::type>;
 // outlining would not make it compile faster: its cost is in building the body's types).
 // Classes, not variable templates, for the reason given at ir::node_kind_of.
 template <class N, bool Outlining>
-struct outline_here : std::false_type {};
+struct outline_here : detail::false_type {};
 template <class F, class... A>
 struct outline_here<ir::call<F, A...>, true>
-    : std::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= outline_calls &&
+    : detail::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= outline_calls &&
                          ((ir::call_count_of<ir::call<F, A...>>::value / outline_calls >
                            ir::call_count_of<A>::value / outline_calls) &&
                           ...)> {};

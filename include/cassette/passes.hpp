@@ -206,9 +206,9 @@ struct region_facts {  // a leaf, or a callee that is not an expression
     using calls = boost::mp11::mp_list<>;
     using count = std::integral_constant<std::size_t, 1>;
     using hash = type_hash<N>;
-    using impure = std::false_type;
+    using impure = cassette::detail::false_type;
     using cse_numbers = cse_number<N>;
-    using forms = std::false_type;
+    using forms = cassette::detail::false_type;
     using constants = ir::is_constant_node<N>;
 };
 
@@ -222,10 +222,10 @@ struct form_facts<N, boost::mp11::mp_list<C...>> {
     using calls = boost::mp11::mp_list<>;
     using count = std::integral_constant<std::size_t, 1>;
     using hash = type_hash<N>;
-    using impure = std::bool_constant<(region_facts<C>::impure::value || ...)>;
+    using impure = cassette::detail::bool_constant<(region_facts<C>::impure::value || ...)>;
     using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
-    using forms = std::true_type;
-    using constants = std::bool_constant<(region_facts<C>::constants::value || ...)>;
+    using forms = cassette::detail::true_type;
+    using constants = cassette::detail::bool_constant<(region_facts<C>::constants::value || ...)>;
 };
 template <ir::form_node N>
 struct region_facts<N> : form_facts<N, ir::children_of<N>> {};
@@ -237,12 +237,12 @@ struct region_facts<ir::call<F, A...>> {
     using calls = typename calls_then<ir::call<F, A...>, typename region_facts<F>::calls, typename region_facts<A>::calls...>::type;
     using count = std::integral_constant<std::size_t, 1 + (region_facts<A>::count::value + ... + 0)>;
     using hash = std::integral_constant<std::uint64_t, detail::combine({4, region_facts<F>::hash::value, region_facts<A>::hash::value...})>;
-    using impure = std::bool_constant<!detail::pure_callee<F, sizeof...(A)>() || region_facts<F>::impure::value ||
+    using impure = cassette::detail::bool_constant<!detail::pure_callee<F, sizeof...(A)>() || region_facts<F>::impure::value ||
                                       (region_facts<A>::impure::value || ...)>;
     using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<F>::cse_numbers::value,
                                                                                      region_facts<A>::cse_numbers::value...)>;
-    using forms = std::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
-    using constants = std::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
+    using forms = cassette::detail::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
+    using constants = cassette::detail::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
 };
 
 template <class F, std::size_t Arity>
@@ -374,9 +374,9 @@ struct bound_set;
 template <class... S>
 struct bound_set<boost::mp11::mp_list<S...>> : bound_leaf<S>... {};
 template <class N>
-std::true_type is_bound(bound_leaf<N> const*);  // only named in decltype
+cassette::detail::true_type is_bound(bound_leaf<N> const*);  // only named in decltype
 template <class N>
-std::false_type is_bound(void const*);
+cassette::detail::false_type is_bound(void const*);
 template <class N, class Bound>
 concept bound_in = decltype(detail::is_bound<N>(static_cast<bound_set<Bound> const*>(nullptr)))::value;
 
