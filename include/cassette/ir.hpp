@@ -542,15 +542,15 @@ struct is_self_call<call<self_t, Args...>> : cassette::detail::true_type {};
 // made with its type (cassette::detail::call_height), from its arguments', and read here.
 template <class F, class... Args>
 struct max_over_nodes<is_self_call, call<F, Args...>>
-    : std::integral_constant<std::size_t, cassette::detail::call_height<call<F, Args...>>::calls_self::value> {};
+    : cassette::detail::size_constant<cassette::detail::call_height<call<F, Args...>>::calls_self::value> {};
 template <class Node>
 inline constexpr bool calls_self = any_node_of<is_self_call, Node>::value;
 
 // The number of arguments of a call node.
 template <class T>
-struct arity_of : std::integral_constant<std::size_t, 0> {};
+struct arity_of : cassette::detail::size_constant<0> {};
 template <class F, class... A>
-struct arity_of<call<F, A...>> : std::integral_constant<std::size_t, sizeof...(A)> {};
+struct arity_of<call<F, A...>> : cassette::detail::size_constant<sizeof...(A)> {};
 template <class F, class... A>
 struct arity_of<call<F, A...> const> : arity_of<call<F, A...>> {};
 template <class T>
@@ -558,10 +558,10 @@ inline constexpr std::size_t arity = arity_of<T>::value;
 
 // The calls in a node's subtree, those of callee expressions included.
 template <class T>
-struct call_count_of : std::integral_constant<std::size_t, 0> {};
+struct call_count_of : cassette::detail::size_constant<0> {};
 template <class F, class... A>
 struct call_count_of<call<F, A...>>
-    : std::integral_constant<std::size_t, 1 + call_count_of<F>::value + (call_count_of<A>::value + ... + 0)> {};
+    : cassette::detail::size_constant<1 + call_count_of<F>::value + (call_count_of<A>::value + ... + 0)> {};
 template <class F, class... A>
 struct call_count_of<call<F, A...> const> : call_count_of<call<F, A...>> {};
 template <class T>
@@ -594,7 +594,7 @@ namespace cassette::detail {
 // stage_height high, are made with the call's type (its static_assert), from its arguments',
 // made before it: bottom up, so asking them of a deep body nests no instantiations either.
 template <class Node>
-struct call_height : std::integral_constant<std::size_t, 0> {};
+struct call_height : cassette::detail::size_constant<0> {};
 
 // With a call's height, whether its subtree calls cassette::self (ir::calls_self), from its
 // callee's and arguments': a call's made with its type, anything else's by a walk (of a form:
@@ -612,7 +612,7 @@ struct self_calls_in<true> {
 };
 
 template <class F, class... A>
-struct call_height<ir::call<F, A...>> : std::integral_constant<std::size_t, 1 + detail::max_of(call_height<A>::value...)> {
+struct call_height<ir::call<F, A...>> : cassette::detail::size_constant<1 + detail::max_of(call_height<A>::value...)> {
     using calls_self = cassette::detail::bool_constant<std::is_same<F, ir::self_t>::value ||
                                           self_calls_in<(call_height<F>::value != 0)>::template of<F>::value ||
                                           (self_calls_in<(call_height<A>::value != 0)>::template of<A>::value || ...)>;

@@ -189,9 +189,9 @@ struct type_hash<cse_variable<K>> : std::integral_constant<std::uint64_t, detail
 
 // One more than the number of a CSE variable (0 for any other node).
 template <class N>
-struct cse_number : std::integral_constant<std::size_t, 0> {};
+struct cse_number : cassette::detail::size_constant<0> {};
 template <std::size_t K, std::size_t I>
-struct cse_number<ir::var<cse_variable<K>, I>> : std::integral_constant<std::size_t, K + 1> {};
+struct cse_number<ir::var<cse_variable<K>, I>> : cassette::detail::size_constant<K + 1> {};
 
 // What CSE asks of every node of a region, worked out bottom up in one class per node (six
 // classes per node before, one per question: Clang 16's cse on 1,600 calls spent a tenth of its
@@ -204,7 +204,7 @@ struct cse_number<ir::var<cse_variable<K>, I>> : std::integral_constant<std::siz
 template <class N>
 struct region_facts {  // a leaf, or a callee that is not an expression
     using calls = boost::mp11::mp_list<>;
-    using count = std::integral_constant<std::size_t, 1>;
+    using count = cassette::detail::size_constant<1>;
     using hash = type_hash<N>;
     using impure = cassette::detail::false_type;
     using cse_numbers = cse_number<N>;
@@ -220,10 +220,10 @@ template <class N, class... C>
 struct form_facts<N, boost::mp11::mp_list<C...>> {
     static_assert((true && ... && cassette::detail::stage_for<region_facts, C>::value));
     using calls = boost::mp11::mp_list<>;
-    using count = std::integral_constant<std::size_t, 1>;
+    using count = cassette::detail::size_constant<1>;
     using hash = type_hash<N>;
     using impure = cassette::detail::bool_constant<(region_facts<C>::impure::value || ...)>;
-    using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
+    using cse_numbers = cassette::detail::size_constant<cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
     using forms = cassette::detail::true_type;
     using constants = cassette::detail::bool_constant<(region_facts<C>::constants::value || ...)>;
 };
@@ -235,11 +235,11 @@ constexpr bool pure_callee();
 template <class F, class... A>
 struct region_facts<ir::call<F, A...>> {
     using calls = typename calls_then<ir::call<F, A...>, typename region_facts<F>::calls, typename region_facts<A>::calls...>::type;
-    using count = std::integral_constant<std::size_t, 1 + (region_facts<A>::count::value + ... + 0)>;
+    using count = cassette::detail::size_constant<1 + (region_facts<A>::count::value + ... + 0)>;
     using hash = std::integral_constant<std::uint64_t, detail::combine({4, region_facts<F>::hash::value, region_facts<A>::hash::value...})>;
     using impure = cassette::detail::bool_constant<!detail::pure_callee<F, sizeof...(A)>() || region_facts<F>::impure::value ||
                                       (region_facts<A>::impure::value || ...)>;
-    using cse_numbers = std::integral_constant<std::size_t, cassette::detail::max_of(region_facts<F>::cse_numbers::value,
+    using cse_numbers = cassette::detail::size_constant<cassette::detail::max_of(region_facts<F>::cse_numbers::value,
                                                                                      region_facts<A>::cse_numbers::value...)>;
     using forms = cassette::detail::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
     using constants = cassette::detail::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
@@ -355,7 +355,7 @@ struct bound_types<boost::mp11::mp_list<T...>> {
 template <class List>
 struct smallest;
 template <class... S>
-struct smallest<boost::mp11::mp_list<S...>> : std::integral_constant<std::size_t, cassette::detail::min_of(region_facts<S>::count::value...)> {};
+struct smallest<boost::mp11::mp_list<S...>> : cassette::detail::size_constant<cassette::detail::min_of(region_facts<S>::count::value...)> {};
 
 // The position of the element of type T in a tuple of distinct types, deduced from the base
 // that holds it: mp_find compares T with every element type, once per bound type in cse.
