@@ -15,60 +15,65 @@
 
 namespace cassette {
 
+namespace ir {
+// Every node's kind, in one place: traversals dispatch on it (a partial specialisation
+// matches a node's type without deducing against all of it, as overloading would).
+enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
+}  // namespace ir
+
 namespace detail {
 
-// Yes and no, as classes whose `value` is a member of an explicit specialisation, where
-// std::bool_constant's is one of an implicit instantiation: Clang 16 hands such a member to
-// code generation again at each use that may be constant-evaluated (about 26,000 instructions
-// each, Sema::InstantiateVariableDefinition), and the library reads dozens per node.
+// Constants as classes, as std::integral_constant is, for the traits the library reads per
+// node. The values read most (yes and no, node kinds, sizes up to 15: an arity, a leaf's
+// height, a small subtree's count) are explicit specialisations: Clang 16 hands a static data
+// member of an implicit instantiation, such as std::integral_constant's `value`, to code
+// generation again at each use that may be constant-evaluated (about 26,000 instructions
+// each, Sema::InstantiateVariableDefinition), but not a member of an explicit specialisation.
 template <bool B>
 struct bool_constant;
-template <>
-struct bool_constant<true> {
-    using value_type = bool;
-    static constexpr bool value = true;
-    constexpr operator bool() const noexcept { return true; }
-};
-template <>
-struct bool_constant<false> {
-    using value_type = bool;
-    static constexpr bool value = false;
-    constexpr operator bool() const noexcept { return false; }
-};
-using true_type = bool_constant<true>;
-using false_type = bool_constant<false>;
-
-// Sizes, the same way up to 15: most of the sizes read per node are small (an arity, a leaf's
-// height, a small subtree's count), and each read of a larger one costs what a read of
-// std::integral_constant's value does (cse's pass on 400 calls: 2.3% of Clang's instructions).
+template <ir::node_kind K>
+struct kind_constant;
 template <std::size_t N>
 struct size_constant {
     using value_type = std::size_t;
     static constexpr std::size_t value = N;
 };
-#define CASSETTE_DETAIL_SIZE(N)                       \
-    template <>                                       \
-    struct size_constant<N> {                         \
-        using value_type = std::size_t;               \
-        static constexpr std::size_t value = N;       \
+#define CASSETTE_DETAIL_EXPLICIT(TEMPLATE, T, V)                 \
+    template <>                                                  \
+    struct TEMPLATE<V> {                                         \
+        using value_type = T;                                    \
+        static constexpr T value = V;                            \
     };
-CASSETTE_DETAIL_SIZE(0)
-CASSETTE_DETAIL_SIZE(1)
-CASSETTE_DETAIL_SIZE(2)
-CASSETTE_DETAIL_SIZE(3)
-CASSETTE_DETAIL_SIZE(4)
-CASSETTE_DETAIL_SIZE(5)
-CASSETTE_DETAIL_SIZE(6)
-CASSETTE_DETAIL_SIZE(7)
-CASSETTE_DETAIL_SIZE(8)
-CASSETTE_DETAIL_SIZE(9)
-CASSETTE_DETAIL_SIZE(10)
-CASSETTE_DETAIL_SIZE(11)
-CASSETTE_DETAIL_SIZE(12)
-CASSETTE_DETAIL_SIZE(13)
-CASSETTE_DETAIL_SIZE(14)
-CASSETTE_DETAIL_SIZE(15)
-#undef CASSETTE_DETAIL_SIZE
+CASSETTE_DETAIL_EXPLICIT(bool_constant, bool, false)
+CASSETTE_DETAIL_EXPLICIT(bool_constant, bool, true)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::param)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::constant)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::var)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::call)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::conditional)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::let)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::loop)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::extension)
+CASSETTE_DETAIL_EXPLICIT(kind_constant, ir::node_kind, ir::node_kind::other)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 0)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 1)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 2)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 3)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 4)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 5)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 6)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 7)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 8)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 9)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 10)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 11)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 12)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 13)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 14)
+CASSETTE_DETAIL_EXPLICIT(size_constant, std::size_t, 15)
+#undef CASSETTE_DETAIL_EXPLICIT
+using true_type = bool_constant<true>;
+using false_type = bool_constant<false>;
 
 }  // namespace detail
 

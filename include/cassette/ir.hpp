@@ -441,35 +441,14 @@ concept form_node = expression<T> && cassette::detail::call_height<std::remove_c
 template <class T>
 using children_of = decltype(std::declval<T const&>().visit_children(detail::child_types{}));
 
-// Every node's kind, in one place: traversals dispatch on it (a partial specialisation
-// matches a node's type without deducing against all of it, as overloading would).
-enum class node_kind : unsigned char { param, constant, var, call, conditional, let, loop, extension, other };
-
 // The traits below asked of every node are classes with a `value`, with variable templates
 // over them for users: GCC gives every variable template instance (and static data member) a
 // mangled name, which spells the node's whole subtree, so the library itself reads the
 // classes' `value` (shared by all nodes of an answer). A body of N calls nested D deep
-// otherwise costs names of N * D characters per trait. A kind's `value` is a member of an
-// explicit specialisation, for Clang (see cassette::detail::bool_constant).
+// otherwise costs names of N * D characters per trait. (The node kinds, and the constants the
+// traits derive from, are in fwd.hpp.)
 namespace detail {
-template <node_kind K>
-struct kind_constant;
-#define CASSETTE_DETAIL_KIND(NAME)                               \
-    template <>                                                  \
-    struct kind_constant<node_kind::NAME> {                      \
-        using value_type = node_kind;                            \
-        static constexpr node_kind value = node_kind::NAME;      \
-    };
-CASSETTE_DETAIL_KIND(param)
-CASSETTE_DETAIL_KIND(constant)
-CASSETTE_DETAIL_KIND(var)
-CASSETTE_DETAIL_KIND(call)
-CASSETTE_DETAIL_KIND(conditional)
-CASSETTE_DETAIL_KIND(let)
-CASSETTE_DETAIL_KIND(loop)
-CASSETTE_DETAIL_KIND(extension)
-CASSETTE_DETAIL_KIND(other)
-#undef CASSETTE_DETAIL_KIND
+using cassette::detail::kind_constant;
 template <class T>
 struct kind_of_unqualified : kind_constant<form_node<T> ? node_kind::extension : node_kind::other> {};
 template <std::size_t I>
