@@ -3,6 +3,7 @@
 // `static constexpr auto pass = ...;`.
 #pragma once
 
+#include <cassette/detail/config.hpp>  // std::construct_at, std::destroy_at
 #include <cassette/detail/type_name.hpp>
 #include <cassette/function.hpp>
 #include <cassette/transform.hpp>
@@ -16,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <utility>
