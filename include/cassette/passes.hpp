@@ -162,11 +162,8 @@ struct calls_then<Call, boost::mp11::mp_list<X...>, boost::mp11::mp_list<Y...>, 
     using type = boost::mp11::mp_list<X..., Y..., Z..., Call>;
 };
 
-// A hash of a type's structure, so that calls are compared as types only when their hashes
-// agree: GCC cannot compare the addresses of two different objects in a constant expression
-// under -fno-delete-null-pointer-checks (as -fsanitize=undefined sets it), so type_key's
-// addresses are compared only where the types are, all but certainly, the same. A call's is
-// its region_facts' hash.
+// A hash of a type's structure, by which choose_bindings tells calls apart. A call's is its
+// region_facts' hash.
 constexpr std::uint64_t combine(std::initializer_list<std::uint64_t> parts) {
     std::uint64_t h = 0xcbf29ce484222325u;  // FNV-1a over the parts' bytes
     for (std::uint64_t part : parts)
@@ -261,47 +258,56 @@ struct bindings {
 
 // The subtrees CSE binds, in the order it binds them: the largest pure call type that occurs
 // at least twice in the region, then the largest that still does once its occurrences are
-// gone, and so on (ties: the first to occur). Types are compared by their hash, then
-// their identity (type_key's address), in one constant evaluation: comparing them as types
-// would instantiate a trait for every pair. Linear in the region's calls, in the steps
-// Clang's constant evaluator counts (at most 2^20): a counting sort by size, and a table of
-// the types seen, by hash.
+// gone, and so on (ties: the first to occur). Types are told apart by their hash, in one
+// constant evaluation: comparing them as types would instantiate a trait for every pair. Two
+// types with one hash could only cost a binding, never change a result: the rewrite replaces
+// the bound type's occurrences, matched as types, and a value bound and read once is still
+// the value. Linear in the region's calls, in the steps Clang's constant evaluator counts (at
+// most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
+// arrays: both constant evaluators call std::array's operator[] as a function, which cost
+// Clang 16 twice and GCC 12 four times the instructions of the whole choice (a region of 800
+// calls: 0.4 and 0.6 billion).
 template <class... T>
 constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
     bindings<n> chosen;
     if constexpr (n != 0) {
         constexpr std::uint64_t hash[] = {region_facts<T>::hash::value...};
-        constexpr void const* key[] = {&cassette::detail::type_key<T>...};
         constexpr std::size_t size[] = {region_facts<T>::count::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in its region's calls
         constexpr bool pure[] = {!region_facts<T>::impure::value...};
         constexpr std::size_t largest = cassette::detail::max_of(region_facts<T>::count::value...);
 
         // The calls by decreasing size, in order of occurrence within a size.
-        std::array<std::size_t, largest + 2> first_of{};  // first_of[s]: where size s starts
+        std::size_t first_of[largest + 2]{};  // first_of[s]: where size s starts
         for (std::size_t i = 0; i != n; ++i) ++first_of[size[i]];
-        for (std::size_t s = largest + 1, at = 0; s-- != 0;) at += std::exchange(first_of[s], at);
-        std::array<std::size_t, n> order{};
+        for (std::size_t s = largest + 1, at = 0; s-- != 0;) {
+            std::size_t const count = first_of[s];
+            first_of[s] = at;
+            at += count;
+        }
+        std::size_t order[n]{};
         {
-            std::array<std::size_t, largest + 2> next = first_of;
+            std::size_t next[largest + 2]{};
+            for (std::size_t s = 0; s != largest + 2; ++s) next[s] = first_of[s];
             for (std::size_t i = 0; i != n; ++i) order[next[size[i]]++] = i;
         }
 
-        std::array<bool, n> present{};  // not inside an occurrence already bound
-        present.fill(true);
-        std::array<std::size_t, 2 * n> table{};  // open addressing by hash: a call of each type seen
-        table.fill(n);
-        std::array<std::size_t, n> first{};  // the first present occurrence of each call's type
-        std::array<std::size_t, n> occurrences{};
+        bool present[n]{};  // not inside an occurrence already bound
+        for (bool& p : present) p = true;
+        constexpr std::size_t slots = 2 * n;
+        std::size_t table[slots]{};  // open addressing by hash: a call of each type seen
+        for (std::size_t& slot : table) slot = n;
+        std::size_t first[n]{};  // the first present occurrence of each call's type
+        std::size_t occurrences[n]{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
         for (std::size_t group = 0, end = 0; group != n; group = end) {
             while (end != n && size[order[end]] == size[order[group]]) ++end;
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
                 if (!present[i] || !pure[i]) continue;
-                std::size_t h = hash[i] % table.size();
-                while (table[h] != n && !(hash[table[h]] == hash[i] && key[table[h]] == key[i])) h = (h + 1) % table.size();
+                std::size_t h = hash[i] % slots;
+                while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
                 first[i] = table[h];
                 ++occurrences[table[h]];
