@@ -5,15 +5,13 @@
 #include <cstddef>
 #include <type_traits>
 
-// std::construct_at and std::destroy_at, from the header of their own that the standard library
-// declares them in, where it has one: their standard header, <memory>, also declares
-// shared_ptr, the atomics and the parallel algorithms, which cost each translation unit more
-// than the rest of Cassette's headers together (libstdc++ 12: about a billion instructions,
-// a quarter of a second, with either compiler).
+// std::construct_at and std::destroy_at, with libstdc++ from the header of its own that declares
+// them: their standard header, <memory>, also declares shared_ptr, the atomics and the parallel
+// algorithms, which cost each translation unit more than the rest of Cassette's headers
+// together (libstdc++ 12: about a billion instructions, a quarter of a second, with either
+// compiler). Not libc++'s own header of them: its internal headers are not for inclusion.
 #if defined(__GLIBCXX__) && __has_include(<bits/stl_construct.h>)
 #include <bits/stl_construct.h>
-#elif defined(_LIBCPP_VERSION) && __has_include(<__memory/construct_at.h>)
-#include <__memory/construct_at.h>
 #else
 #include <memory>
 #endif
