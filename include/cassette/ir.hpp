@@ -593,8 +593,8 @@ struct self_calls_in<true> {
 template <class F, class... A>
 struct call_height<ir::call<F, A...>> : cassette::detail::size_constant<1 + detail::max_of(call_height<A>::value...)> {
     using calls_self = cassette::detail::bool_constant<std::is_same<F, ir::self_t>::value ||
-                                          self_calls_in<(call_height<F>::value != 0)>::template of<F>::value ||
-                                          (self_calls_in<(call_height<A>::value != 0)>::template of<A>::value || ...)>;
+                                                       self_calls_in<(call_height<F>::value != 0)>::template of<F>::value ||
+                                                       (self_calls_in<(call_height<A>::value != 0)>::template of<A>::value || ...)>;
 };
 
 template <class Node, bool Deep>

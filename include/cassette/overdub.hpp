@@ -409,9 +409,9 @@ struct outline_here : detail::false_type {};
 template <class F, class... A>
 struct outline_here<ir::call<F, A...>, true>
     : detail::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= outline_calls &&
-                         ((ir::call_count_of<ir::call<F, A...>>::value / outline_calls >
-                           ir::call_count_of<A>::value / outline_calls) &&
-                          ...)> {};
+                            ((ir::call_count_of<ir::call<F, A...>>::value / outline_calls >
+                              ir::call_count_of<A>::value / outline_calls) &&
+                             ...)> {};
 template <class N, class Fr>
 struct outlined
     : outline_here<N, outline_calls != 0 && !std::is_same_v<typename Fr::ref_type::context_type, null_context>> {};

@@ -242,9 +242,9 @@ struct region_facts<ir::call<F, A...>> {
     using count = cassette::detail::size_constant<1 + (region_facts<A>::count::value + ... + 0)>;
     using hash = hash_constant<detail::combine({4, region_facts<F>::hash::value, region_facts<A>::hash::value...})>;
     using impure = cassette::detail::bool_constant<!detail::pure_callee<F, sizeof...(A)>() || region_facts<F>::impure::value ||
-                                      (region_facts<A>::impure::value || ...)>;
+                                                   (region_facts<A>::impure::value || ...)>;
     using cse_numbers = cassette::detail::size_constant<cassette::detail::max_of(region_facts<F>::cse_numbers::value,
-                                                                                     region_facts<A>::cse_numbers::value...)>;
+                                                                                 region_facts<A>::cse_numbers::value...)>;
     using forms = cassette::detail::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
     using constants = cassette::detail::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
 };
@@ -286,33 +286,28 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr std::size_t largest = cassette::detail::max_of(region_facts<T>::count::value...);
 
         // The calls by decreasing size, in order of occurrence within a size.
-        std::size_t first_of[largest + 2]{};  // first_of[s]: where size s starts
-        for (std::size_t i = 0; i != n; ++i) ++first_of[size[i]];
+        std::size_t next_of[largest + 2]{};  // next_of[s]: where the next call of size s goes
+        for (std::size_t i = 0; i != n; ++i) ++next_of[size[i]];
         for (std::size_t s = largest + 1, at = 0; s-- != 0;) {
-            std::size_t const count = first_of[s];
-            first_of[s] = at;
+            std::size_t const count = next_of[s];
+            next_of[s] = at;
             at += count;
         }
         std::size_t order[n]{};
-        {
-            std::size_t next[largest + 2]{};
-            for (std::size_t s = 0; s != largest + 2; ++s) next[s] = first_of[s];
-            for (std::size_t i = 0; i != n; ++i) order[next[size[i]]++] = i;
-        }
+        for (std::size_t i = 0; i != n; ++i) order[next_of[size[i]]++] = i;
 
-        bool present[n]{};  // not inside an occurrence already bound
-        for (bool& p : present) p = true;
+        bool covered[n]{};  // inside an occurrence already bound
         constexpr std::size_t slots = 2 * n;
         std::size_t table[slots]{};  // open addressing by hash: a call of each type seen
         for (std::size_t& slot : table) slot = n;
-        std::size_t first[n]{};  // the first present occurrence of each call's type
+        std::size_t first[n]{};  // the first uncovered occurrence of each call's type
         std::size_t occurrences[n]{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
         for (std::size_t group = 0, end = 0; group != n; group = end) {
             while (end != n && size[order[end]] == size[order[group]]) ++end;
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (!present[i] || !pure[i]) continue;
+                if (covered[i] || !pure[i]) continue;
                 std::size_t h = hash[i] % slots;
                 while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
@@ -321,12 +316,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
             }
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (present[i] && pure[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
+                if (!covered[i] && pure[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
             }
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const j = order[p];
-                if (present[j] && pure[j] && occurrences[first[j]] >= 2)
-                    for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) present[k] = false;
+                if (!covered[j] && pure[j] && occurrences[first[j]] >= 2)
+                    for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) covered[k] = true;
             }
         }
     }

@@ -111,7 +111,7 @@ template <class N>
 struct staged_count : boost::mp11::mp_size<typename cassette::detail::staged_calls<N>::type> {};
 template <class N>
 struct is_staged : cassette::detail::bool_constant<cassette::detail::call_height<N>::value >= cassette::detail::stage_height &&
-                                      cassette::detail::call_height<N>::value % cassette::detail::stage_height == 0> {};
+                                                   cassette::detail::call_height<N>::value % cassette::detail::stage_height == 0> {};
 
 // What a rewrite does with a node: take it from the table, rewrite it without one (it has no
 // staged call), or rebuild it; and the first number in each argument's subtree, of a call whose
