@@ -398,35 +398,34 @@ using eval_t = std::remove_cvref_t<typename eval_result<Node, Fr>::type>;
 template <class Node, class Fr>
 using staged_t = std::remove_cvref_t<typename staged_result<Node, Fr>::type>;
 
-// Whether a call is evaluated in a function of its own (CASSETTE_OUTLINE_CALLS, config.hpp):
-// where its subtree's count of calls passes a multiple of outline_calls that no argument's
-// reaches, so that each such function holds about outline_calls calls, whatever the shape.
-// Never under null_context: a plain call compiles to the hand-written code at any size (and
-// outlining would not make it compile faster: its cost is in building the body's types).
-// Classes, not variable templates, for the reason given at ir::node_kind_of.
-template <class N, bool Outlining>
-struct outline_here : detail::false_type {};
-template <class F, class... A>
-struct outline_here<ir::call<F, A...>, true>
-    : detail::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= outline_calls &&
-                            ((ir::call_count_of<ir::call<F, A...>>::value / outline_calls >
-                              ir::call_count_of<A>::value / outline_calls) &&
+// Whether a call's subtree's count of calls passes a multiple of Step that no argument's
+// reaches: cut at such calls, a body falls into pieces of about Step calls, whatever its shape
+// (Step 0: never). Classes, not variable templates, for the reason given at ir::node_kind_of.
+template <class N, std::size_t Step>
+struct cut_here : detail::false_type {};
+template <class F, class... A, std::size_t Step>
+    requires(Step != 0)
+struct cut_here<ir::call<F, A...>, Step>
+    : detail::bool_constant<ir::call_count_of<ir::call<F, A...>>::value >= Step &&
+                            ((ir::call_count_of<ir::call<F, A...>>::value / Step > ir::call_count_of<A>::value / Step) &&
                              ...)> {};
-// Whether an outlined call that is flattened is also kept apart from the flattened function
-// that calls it (CASSETTE_KEEP_APART): where its count of calls passes a multiple of
-// 16 * outline_calls, so that no flattened function holds many more. Each boundary costs the
-// optimiser its sight across it: a gradient of 3,200 calls ran 3% more instructions and
-// compiled 18% faster, one of 1,600 ran and compiled the same (GCC 12).
-template <class N>
-struct kept_apart : detail::false_type {};
-template <class F, class... A>
-struct kept_apart<ir::call<F, A...>>
-    : detail::bool_constant<((ir::call_count_of<ir::call<F, A...>>::value / (16 * outline_calls) >
-                              ir::call_count_of<A>::value / (16 * outline_calls)) &&
-                             ...)> {};
+
+// Whether a call is evaluated in a function of its own (CASSETTE_OUTLINE_CALLS, config.hpp),
+// holding about outline_calls calls. Never under null_context: a plain call compiles to the
+// hand-written code at any size (and outlining would not make it compile faster: its cost is
+// in building the body's types).
 template <class N, class Fr>
 struct outlined
-    : outline_here<N, outline_calls != 0 && !std::is_same_v<typename Fr::ref_type::context_type, null_context>> {};
+    : cut_here<N, std::is_same_v<typename Fr::ref_type::context_type, null_context> ? 0 : outline_calls> {};
+
+// Whether an outlined call that is flattened is also kept apart from the flattened function
+// that calls it (CASSETTE_KEEP_APART), so that none holds many more than keep_apart_calls.
+// Each boundary costs the optimiser its sight across it: a gradient of 3,200 calls ran 3% more
+// instructions and compiled 18% faster, one of 1,600 ran and compiled the same (GCC 12; every
+// 512 calls: 5 to 6% more instructions at both sizes, no faster).
+inline constexpr std::size_t keep_apart_calls = 16 * outline_calls;
+template <class N>
+using kept_apart = cut_here<N, keep_apart_calls>;
 
 // The base of a call node's I-th argument in its tuple.
 template <std::size_t I, class Call>
