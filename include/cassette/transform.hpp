@@ -154,20 +154,34 @@ struct stage_of<table_entry<Number, R, Before>> {
     using bases = bases_of<Base, A...>;
 };
 
+// A call's argument types, each with its index (none for any other node): what the rewrite of
+// a node deduces, so that it names each argument's type as a pack element. Named by index
+// instead (argument_t<node, I>, five times per argument), they cost Clang 16 3.5% of cse's
+// pass on 800 calls (9.08 -> 8.76 billion instructions).
+template <class Indices, class... A>
+struct arguments {};
 template <class N>
-using arguments_of = std::make_index_sequence<arity_of<N>::value>;
+struct arguments_shape {
+    using type = arguments<std::index_sequence<>>;
+};
+template <class F, class... A>
+struct arguments_shape<call<F, A...>> {
+    using type = arguments<std::index_sequence_for<A...>, A...>;
+};
+template <class N>
+using arguments_of = typename arguments_shape<N>::type;
 
 template <class F, class Rule>
 constexpr auto rewrite_callee(F const& fn, Rule const& rule);
 
 // The rewrite of e; a staged call is taken from the table, unless it is the one this stage
-// rewrites (Top). I... index a call's arguments: one function per level of the body, as both
+// rewrites (Top). I... index a call's arguments A...: one function per level of the body, as both
 // the nesting of instantiations and the constant evaluator's calls are limited. The rebuilt
 // call is made where it is returned, as the rule's argument or the result: returned from a
 // variable or a parameter, each level would copy its whole subtree, which costs the square of
 // a chain's depth in the constant evaluator (GCC 12, fold_constants on a chain 1,000 deep).
-template <std::size_t Base, bool Top, class Expr, class Rule, class Table, std::size_t... I>
-constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std::index_sequence<I...>) {
+template <std::size_t Base, bool Top, class Expr, class Rule, class Table, std::size_t... I, class... A>
+constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, arguments<std::index_sequence<I...>, A...>) {
     using node = std::remove_cv_t<Expr>;
     constexpr stage_step step = stage_of<Table>::template step<Top, Expr>::value;
     if constexpr (requires { { rule.before(e) } -> detail::replacement; }) {
@@ -183,23 +197,23 @@ constexpr auto rewrite(Expr const& e, Rule const& rule, Table const& table, std:
         // as a leaf: staged here, if it is deep.
         return detail::apply_rule(ir::map_children(e, [&](auto const& child) { return ir::transform(child, rule); }), rule);
     } else {
-        constexpr auto const& bases = stage_of<Table>::template bases<Base, argument_t<node, I>...>::value;
+        constexpr auto const& bases = stage_of<Table>::template bases<Base, A...>::value;
         using rebuilt = call<std::remove_cvref_t<decltype(detail::rewrite_callee(e.fn, rule))>,
-                             decltype(detail::rewrite<bases[I], false>(std::declval<argument_t<node, I> const&>(), rule, table,
-                                                                       arguments_of<argument_t<node, I>>{}))...>;
+                             decltype(detail::rewrite<bases[I], false>(std::declval<A const&>(), rule, table,
+                                                                       arguments_of<A>{}))...>;
         // A braced list rewrites left to right: the callee, then each argument, reached by a
         // cast to its base in the tuple.
         if constexpr (takes<Rule, rebuilt>)
             return ir::as_node(rule(rebuilt{{},
                                             detail::rewrite_callee(e.fn, rule),
                                             {{detail::rewrite<bases[I], false>(
-                                                static_cast<cassette::detail::leaf<I, argument_t<node, I>> const&>(e.args).value, rule,
-                                                table, arguments_of<argument_t<node, I>>{})}...}}));
+                                                static_cast<cassette::detail::leaf<I, A> const&>(e.args).value, rule,
+                                                table, arguments_of<A>{})}...}}));
         else
             return rebuilt{{},
                            detail::rewrite_callee(e.fn, rule),
-                           {{detail::rewrite<bases[I], false>(static_cast<cassette::detail::leaf<I, argument_t<node, I>> const&>(e.args).value,
-                                                              rule, table, arguments_of<argument_t<node, I>>{})}...}};
+                           {{detail::rewrite<bases[I], false>(static_cast<cassette::detail::leaf<I, A> const&>(e.args).value,
+                                                              rule, table, arguments_of<A>{})}...}};
     }
 }
 
