@@ -163,10 +163,9 @@ struct calls_then<Call, boost::mp11::mp_list<X...>, boost::mp11::mp_list<Y...>, 
 };
 
 // A hash of a type's structure, by which choose_bindings tells calls apart. A call's is its
-// region_facts' hash.
-// Each part is mixed in whole, by SplitMix64's finaliser, not byte by byte: every call node
-// computes one, and eight rounds of FNV-1a per part cost Clang 16's constant evaluator 0.26 of
-// cse's 15.7 billion instructions on 800 calls (GCC 12: 0.17 of 14.1).
+// region_facts' hash, its parts each mixed in whole by SplitMix64's finaliser, not byte by
+// byte: every call computes one, and eight rounds of FNV-1a per part cost Clang 16's constant
+// evaluator 0.26 of cse's 15.7 billion instructions on 800 calls (GCC 12: 0.17 of 14.1).
 constexpr std::uint64_t combine(std::initializer_list<std::uint64_t> parts) {
     std::uint64_t h = 0xcbf29ce484222325u;
     for (std::uint64_t part : parts) {
