@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The instructions a compiler runs to compile gen.py's translation units, counted by valgrind's
+callgrind: unlike CPU time, the same on a busy machine as on an idle one, so a change's effect on
+growth shows in one run. One tab-separated line per (compiler, size, mode): compiler, N, mode,
+billions of instructions; then, per compiler and mode, the exponent fitted over every N from 200
+up above the headers' cost (N = 1), when both were measured. About 50 times a compilation's time.
+  python3 benchmarks/compile_time/instructions.py [-I include-dir] [-c "g++ clang++-16"]
+          [-n "1 200 3200"] [-m "plain gradient"]"""
+import argparse, glob, math, os, re, subprocess, sys, tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+p = argparse.ArgumentParser()
+p.add_argument('-I', dest='include', default=os.path.join(here, '..', '..', 'include'))
+p.add_argument('-c', dest='compilers', default='g++ clang++-16')
+p.add_argument('-n', dest='sizes', default='1 200 3200')
+p.add_argument('-m', dest='modes', default='plain gradient')
+a = p.parse_args()
+
+
+def instructions(cxx, tu, tmp):
+    """The largest count among the processes the driver starts: the compiler proper."""
+    out = os.path.join(tmp, 'callgrind.%p')
+    subprocess.run(['valgrind', '--tool=callgrind', '--trace-children=yes', '--callgrind-out-file=' + out,
+                    cxx, '-std=c++20', '-O2', '-DNDEBUG', '-I' + a.include, '-I/usr/include/eigen3',
+                    '-c', tu, '-o', os.path.join(tmp, 't.o')],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    counts = []
+    for f in glob.glob(os.path.join(tmp, 'callgrind.*')):
+        with open(f) as lines:
+            counts += [int(m.group(1)) for m in (re.match(r'summary: (\d+)', line) for line in lines) if m]
+        os.remove(f)
+    return max(counts)
+
+
+counts = {}
+with tempfile.TemporaryDirectory() as tmp:
+    tu = os.path.join(tmp, 't.cpp')
+    for cxx in a.compilers.split():
+        for n in map(int, a.sizes.split()):
+            for mode in a.modes.split():
+                with open(tu, 'w') as f:
+                    subprocess.run([sys.executable, os.path.join(here, 'gen.py'), '--n', str(n), '--mode', mode],
+                                   check=True, stdout=f)
+                counts[cxx, n, mode] = instructions(cxx, tu, tmp) / 1e9
+                print(f'{cxx}\t{n}\t{mode}\t{counts[cxx, n, mode]:.3f}', flush=True)
+
+for cxx in a.compilers.split():
+    for mode in a.modes.split():
+        headers = counts.get((cxx, 1, mode))
+        points = [(math.log(n), math.log(c - headers)) for (x, n, m), c in counts.items()
+                  if (x, m) == (cxx, mode) and n >= 200 and headers is not None]
+        if len(points) >= 2:
+            mx = sum(x for x, _ in points) / len(points)
+            my = sum(y for _, y in points) / len(points)
+            slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+            print(f'# {cxx} {mode}: exponent {slope:.2f} over N >= 200, above the headers')
