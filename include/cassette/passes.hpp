@@ -266,12 +266,14 @@ constexpr bool pure_callee() {
 template <std::size_t N>
 struct bindings {
     std::array<std::size_t, N> index{};  // into the region's calls: each binding's first occurrence
+    std::array<bool, N> reads{};         // whether its value holds a smaller bound type, whose value it reads
     std::size_t count = 0;
 };
 
-// The subtrees CSE binds, in the order it binds them: the largest pure call type that occurs
-// at least twice in the region, then the largest that still does once its occurrences are
-// gone, and so on (ties: the first to occur). Types are told apart by their hash, in one
+// The subtrees CSE binds: the largest pure call type that occurs at least twice in the region,
+// then the largest that still does once its occurrences but the first are gone (the first
+// stays, as the value, so a subtree it shares with the rest is bound too), and so on (ties: the
+// first to occur); listed by first occurrence, the last first. Types are told apart by their hash, in one
 // constant evaluation: comparing them as types would instantiate a trait for every pair. Two
 // types with one hash could only cost a binding, never change a result: the rewrite replaces
 // the bound type's occurrences, matched as types, and a value bound and read once is still
@@ -307,6 +309,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         std::size_t table[slots]{};  // open addressing by hash: a call of each type seen
         for (std::size_t& slot : table) slot = n;
         std::size_t first[n]{};  // the first uncovered occurrence of each call's type
+        bool counted[n]{};       // an occurrence the rewrite meets: in a first occurrence, not in any other
         std::size_t occurrences[n]{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
         for (std::size_t group = 0, end = 0; group != n; group = end) {
@@ -318,17 +321,32 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
                 while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
                 first[i] = table[h];
+                counted[i] = true;
                 ++occurrences[table[h]];
             }
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
                 if (!covered[i] && pure[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
             }
+            // Every occurrence but the first is gone; the first's subtree stays, as the value.
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const j = order[p];
-                if (!covered[j] && pure[j] && occurrences[first[j]] >= 2)
+                if (!covered[j] && pure[j] && first[j] != j && occurrences[first[j]] >= 2)
                     for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) covered[k] = true;
             }
+        }
+
+        // Listed by first occurrence, the last first, each with whether it holds a bound type
+        // where the rewrite meets one (a value holds only types whose first occurrence is earlier).
+        bool bound_first[n]{};  // the first occurrence of a bound type
+        for (std::size_t b = 0; b != chosen.count; ++b) bound_first[chosen.index[b]] = true;
+        chosen.count = 0;
+        for (std::size_t i = n; i-- != 0;) {
+            if (!bound_first[i]) continue;
+            bool reads = false;
+            for (std::size_t k = i + 1 - calls[i]; k != i; ++k) reads = reads || (counted[k] && bound_first[first[k]]);
+            chosen.reads[chosen.count] = reads;
+            chosen.index[chosen.count++] = i;
         }
     }
     return chosen;
@@ -362,7 +380,10 @@ struct bound_types<boost::mp11::mp_list<T...>> {
     template <std::size_t... K>
     static auto pick(std::index_sequence<K...>)
         -> boost::mp11::mp_list<decltype(detail::type_at<chosen.index[K]>(all{}))...>;
+    template <std::size_t... K>
+    static auto pick_reads(std::index_sequence<K...>) -> std::integer_sequence<bool, chosen.reads[K]...>;
     using type = decltype(pick(std::make_index_sequence<chosen.count>{}));
+    using reads = decltype(pick_reads(std::make_index_sequence<chosen.count>{}));  // each one's value
 };
 
 // The size of the smallest type in a list.
@@ -401,27 +422,54 @@ template <class N, class Bound>
 concept kept_whole = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
 
-// The first occurrence of a bound type, copied (a deep body's stages are rewritten from copies
-// of its subtrees, which its pointers would outlive): a member of a union, so that the type
-// needs no default value; not a std::optional, whose classes cost GCC 12 6% of cse's
-// allocations on 1,600 calls.
-template <class S>
-struct first_occurrence {
+// Storage for a T made later than the object holding it: a member of a union, so that the type
+// needs no default value. Never destroyed here: nothing says whether it was made.
+template <class T>
+struct value_slot {
     union {
-        S value;
+        T value;
     };
-    bool seen = false;
 
-    constexpr first_occurrence() {}
-    first_occurrence(first_occurrence const&) = delete;
-    constexpr ~first_occurrence() {
-        if (seen) std::destroy_at(&value);
-    }
-    constexpr void record(S const& s) {
-        if (!seen) std::construct_at(&value, s);
-        seen = true;
+    constexpr value_slot() {}
+    value_slot(value_slot const&) = delete;
+    constexpr ~value_slot() {}
+    template <class X>
+    constexpr void make(X&& x) {
+        std::construct_at(&value, static_cast<X&&>(x));
     }
 };
+
+// A T made at most once, destroyed with the object holding it if it was: a bound type's first
+// occurrence, copied (a deep body's stages are rewritten from copies of its subtrees, which its
+// pointers would outlive), and a bound value that needs destroying. Not a std::optional, whose
+// classes cost GCC 12 6% of cse's allocations on 1,600 calls.
+template <class T>
+struct made_once {
+    value_slot<T> slot;
+    bool made = false;
+
+    constexpr ~made_once() {
+        if (made) std::destroy_at(&slot.value);
+    }
+    template <class X>
+    constexpr void make(X&& x) {
+        if (!made) slot.make(static_cast<X&&>(x));
+        made = true;
+    }
+};
+// The storage of either, made or not yet (the form binds its values before it makes them).
+template <class T>
+constexpr T const& stored(value_slot<T> const& s) {
+    return s.value;
+}
+template <class T>
+constexpr T const& stored(made_once<T> const& m) {
+    return m.slot.value;
+}
+// Where a bound value is made: with nothing to remember for a trivially destructible value (a
+// flag per value costs Clang 16 and GCC 12 1.3% of cse's instructions on 800 calls).
+template <class T>
+using value_storage = std::conditional_t<std::is_trivially_destructible_v<T>, value_slot<T>, made_once<T>>;
 
 // An occurrence of a bound type that holds constants: a use of var<Id, K> if its constants
 // are those the bound value was computed from, else its own expression, evaluated outside the
@@ -464,7 +512,7 @@ struct uses_of;
 template <class... S, std::size_t Number>
 struct uses_of<boost::mp11::mp_list<S...>, Number> {
     using bound = boost::mp11::mp_list<S...>;
-    cassette::detail::tuple<first_occurrence<S>...>& first;
+    cassette::detail::tuple<made_once<S>...>& first;
 
     // Any other node is walked into: a viable overload says so, where an overload resolution
     // that failed would have Clang write out why (see ir::descend).
@@ -477,24 +525,38 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
         if constexpr (!bound_in<N, bound>) {
             return s;  // kept whole
         } else {
-            constexpr std::size_t k = decltype(detail::position_in<first_occurrence<N>>(first))::value;
-            first_occurrence<N>& f = static_cast<cassette::detail::leaf<k, first_occurrence<N>>&>(first).value;
-            f.record(s);
-            using t = ir::var<cse_variable<Number>, k>;
+            constexpr std::size_t k = decltype(detail::position_in<made_once<N>>(first))::value;
+            made_once<N>& f = static_cast<cassette::detail::leaf<k, made_once<N>>&>(first).value;
+            f.make(s);
+            // The values are evaluated in the order of their first occurrences: the reverse.
+            constexpr std::size_t slot = sizeof...(S) - 1 - k;
             if constexpr (region_facts<N>::constants::value)
-                return shared_or_own<cse_variable<Number>, k, N>{{}, ir::equal(s, f.value), s};
+                return shared_or_own<cse_variable<Number>, slot, N>{{}, ir::equal(s, detail::stored(f)), s};
             else
-                return t{};
+                return ir::var<cse_variable<Number>, slot>{};
         }
     }
 };
 
-// The subtrees CSE binds in one region, evaluated in order, then the region's body with the
-// i-th bound to var<cse_variable<K>, i>: one form for all of a region's bindings. With a let
-// per binding, the evaluator instantiated each value in a frame of its own, and every node of
-// the body in a frame that spelled each binding's Id and type.
-template <std::size_t K, class Body, class... S>
-struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
+// The frame a value is evaluated in: outside the form, or inside, where the values before it are.
+template <bool Outside, class Fr, class Inside>
+constexpr auto const& frame_for(Fr const& outside, Inside const& inside) {
+    if constexpr (Outside)
+        return outside;
+    else
+        return inside;
+}
+
+// The values CSE binds in one region, in the order of their first occurrences, then the
+// region's body, with the i-th bound to var<cse_variable<K>, i>: one form for all of a region's
+// bindings. With a let per binding, the evaluator instantiated each value in a frame of its
+// own, and every node of the body in a frame that spelled each binding's Id and type. A value
+// may read those before it: each is made in turn, in storage the form's frame reads from the
+// start, so each has the type of the subtree it replaces (in Originals) evaluated outside the
+// form. A value that reads none is that subtree itself, and is evaluated there too, as an
+// occurrence that is not shared is (shared_or_own): both are then one instantiation.
+template <std::size_t K, class Body, class Originals, class... S>
+struct shared_values : ir::symbolic<shared_values<K, Body, Originals, S...>> {
     cassette::detail::tuple<S...> values;
     Body body;
     static constexpr std::string_view name = "let";
@@ -508,7 +570,7 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
         cassette::detail::tuple<C const&...> const all{{c}...};
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             using children = boost::mp11::mp_list<C...>;
-            return shared_values<K, boost::mp11::mp_back<children>, boost::mp11::mp_at_c<children, I>...>{
+            return shared_values<K, boost::mp11::mp_back<children>, Originals, boost::mp11::mp_at_c<children, I>...>{
                 {}, {{cassette::detail::get<I>(all)}...}, cassette::detail::get<sizeof...(S)>(all)};
         }(std::index_sequence_for<S...>{});
     }
@@ -516,37 +578,55 @@ struct shared_values : ir::symbolic<shared_values<K, Body, S...>> {
     // Listed as lets are: each value's statements, then the body reading them.
     template <class Lister>
     auto list(Lister& l) const {
-        return boost::hana::unpack(values, [&](S const&... v) {  // a braced list: left to right
-            return l.template with_variables<cse_variable<K>>({l.operand(v)...}, [&] { return l.operand(body); });
-        });
+        return l.template with_values<cse_variable<K>>(values, [&] { return l.operand(body); });
     }
 
     template <class Fr>
     constexpr auto evaluate(Fr const& fr) const {
-        return evaluate_each(fr, std::index_sequence_for<S...>{});
-    }
-    template <class Fr, std::size_t... I>
-    constexpr auto evaluate_each(Fr const& fr, std::index_sequence<I...>) const {
         [[maybe_unused]] auto const form = fr.region(region_kind::let);
-        cassette::detail::tuple<decltype(fr.eval(cassette::detail::get<I>(values)))...> const bound{
-            {fr.eval(cassette::detail::get<I>(values))}...};
-        return fr.template bind<cse_variable<K>>(bound).eval(body);
+        return evaluate_each(fr, Originals{}, std::index_sequence_for<S...>{});
+    }
+    template <class Fr, class... O, std::size_t... I>
+    constexpr auto evaluate_each(Fr const& fr, boost::mp11::mp_list<O...>, std::index_sequence<I...>) const {
+        cassette::detail::tuple<value_storage<std::remove_cvref_t<decltype(fr.eval(std::declval<O const&>()))>>...> slots{};
+        cassette::detail::tuple<std::remove_cvref_t<decltype(fr.eval(std::declval<O const&>()))> const&...> const bound{
+            {detail::stored(cassette::detail::get<I>(slots))}...};
+        auto const inside = fr.template bind<cse_variable<K>>(bound);
+        (cassette::detail::get<I>(slots).make(detail::frame_for<std::is_same_v<S, O>>(fr, inside).eval(cassette::detail::get<I>(values))), ...);
+        return inside.eval(body);
     }
 };
 
-// Binds each repeated subtree (choose_bindings) once at the region's root, in one walk.
-// Same-typed subtrees are the same expression unless their constants differ: such an
-// occurrence keeps its own expression behind a decided if_ on the values' equality.
-template <class R, class... S, std::size_t... I>
-constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>) {
+// A bound type's value: its first occurrence, with the bound types in it read from their
+// values where it has any (Reads).
+template <bool Reads, class S, class Rule>
+constexpr auto value_from(S const& first, Rule const& rule) {
+    if constexpr (Reads)
+        return ir::map_children(first, [&](auto const& child) { return ir::transform(child, rule); });
+    else
+        return first;
+}
+
+// Binds each repeated subtree (choose_bindings) once at the region's root, in one walk, then
+// rewrites the values, the last to occur first: a value's rewrite records the bound types met
+// only inside it, which occur earlier. Same-typed subtrees are the same expression unless their constants
+// differ: such an occurrence keeps its own expression (shared_or_own).
+template <class R, class... S, std::size_t... I, bool... Reads>
+constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>, std::integer_sequence<bool, Reads...>) {
     if constexpr (sizeof...(S) == 0) {
         return region;
     } else {
         using bound = boost::mp11::mp_list<S...>;
         constexpr std::size_t number = region_facts<R>::cse_numbers::value;
-        cassette::detail::tuple<first_occurrence<S>...> first{};
-        auto const uses = ir::transform(region, uses_of<bound, number>{first});
-        return shared_values<number, std::remove_const_t<decltype(uses)>, S...>{{}, {{cassette::detail::get<I>(first).value}...}, uses};
+        cassette::detail::tuple<made_once<S>...> first{};
+        uses_of<bound, number> const rule{first};
+        auto const uses = ir::transform(region, rule);
+        cassette::detail::tuple<decltype(detail::value_from<Reads>(detail::stored(cassette::detail::get<I>(first)), rule))...> const values{
+            {detail::value_from<Reads>(detail::stored(cassette::detail::get<I>(first)), rule)}...};
+        constexpr std::size_t last = sizeof...(S) - 1;
+        return shared_values<number, std::remove_const_t<decltype(uses)>, boost::mp11::mp_reverse<bound>,
+                             std::remove_cvref_t<decltype(cassette::detail::get<last - I>(values))>...>{
+            {}, {{cassette::detail::get<last - I>(values)}...}, uses};
     }
 }
 
@@ -554,8 +634,9 @@ template <class R>
 constexpr auto cse_region(R const& region) {
     // The region's facts asked of its staged calls first (cassette::detail::call_height).
     static_assert(cassette::detail::stage_for<region_facts, R>::value);
-    using bound = typename bound_types<typename region_facts<R>::calls>::type;
-    return detail::bind_region(region, bound{}, std::make_index_sequence<boost::mp11::mp_size<bound>::value>{});
+    using bound = bound_types<typename region_facts<R>::calls>;
+    return detail::bind_region(region, typename bound::type{}, std::make_index_sequence<boost::mp11::mp_size<typename bound::type>::value>{},
+                               typename bound::reads{});
 }
 
 }  // namespace detail
