@@ -266,18 +266,18 @@ constexpr bool pure_callee() {
 template <std::size_t N>
 struct bindings {
     std::array<std::size_t, N> index{};  // into the region's calls: each binding's first occurrence
-    std::array<bool, N> reads{};         // whether its value holds a smaller bound type, whose value it reads
+    std::array<bool, N> reads{};         // whether its value holds another bound type, and reads it
     std::size_t count = 0;
 };
 
 // The subtrees CSE binds: the largest pure call type that occurs at least twice in the region,
 // then the largest that still does once its occurrences but the first are gone (the first
 // stays, as the value, so a subtree it shares with the rest is bound too), and so on (ties: the
-// first to occur); listed by first occurrence, the last first. Types are told apart by their hash, in one
-// constant evaluation: comparing them as types would instantiate a trait for every pair. Two
-// types with one hash could only cost a binding, never change a result: the rewrite replaces
-// the bound type's occurrences, matched as types, and a value bound and read once is still
-// the value. Linear in the region's calls, in the steps Clang's constant evaluator counts (at
+// first to occur); listed by first occurrence, the last first. Types are told apart by their
+// hash, in one constant evaluation: comparing them as types would instantiate a trait for every
+// pair. Two types with one hash could only cost a binding, never change a result: the rewrite
+// replaces the bound type's occurrences, matched as types, and a value bound and read once is
+// still the value. Linear in the region's calls, in the steps Clang's constant evaluator counts (at
 // most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
 // arrays: both constant evaluators call std::array's operator[] as a function, and in
 // std::arrays the choice cost twice (Clang 16) and four times (GCC 12) the instructions it
@@ -340,12 +340,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         // where the rewrite meets one (a value holds only types whose first occurrence is earlier).
         bool bound_first[n]{};  // the first occurrence of a bound type
         for (std::size_t b = 0; b != chosen.count; ++b) bound_first[chosen.index[b]] = true;
+        std::size_t bound_before[n + 1]{};  // how many occurrences of bound types the rewrite meets before each call
+        for (std::size_t k = 0; k != n; ++k) bound_before[k + 1] = bound_before[k] + (counted[k] && bound_first[first[k]]);
         chosen.count = 0;
         for (std::size_t i = n; i-- != 0;) {
             if (!bound_first[i]) continue;
-            bool reads = false;
-            for (std::size_t k = i + 1 - calls[i]; k != i; ++k) reads = reads || (counted[k] && bound_first[first[k]]);
-            chosen.reads[chosen.count] = reads;
+            chosen.reads[chosen.count] = bound_before[i] != bound_before[i + 1 - calls[i]];
             chosen.index[chosen.count++] = i;
         }
     }
@@ -383,7 +383,7 @@ struct bound_types<boost::mp11::mp_list<T...>> {
     template <std::size_t... K>
     static auto pick_reads(std::index_sequence<K...>) -> std::integer_sequence<bool, chosen.reads[K]...>;
     using type = decltype(pick(std::make_index_sequence<chosen.count>{}));
-    using reads = decltype(pick_reads(std::make_index_sequence<chosen.count>{}));  // each one's value
+    using reads = decltype(pick_reads(std::make_index_sequence<chosen.count>{}));  // whether each one's value reads another
 };
 
 // The size of the smallest type in a list.
@@ -609,8 +609,8 @@ constexpr auto value_from(S const& first, Rule const& rule) {
 
 // Binds each repeated subtree (choose_bindings) once at the region's root, in one walk, then
 // rewrites the values, the last to occur first: a value's rewrite records the bound types met
-// only inside it, which occur earlier. Same-typed subtrees are the same expression unless their constants
-// differ: such an occurrence keeps its own expression (shared_or_own).
+// only inside it, which occur earlier. Same-typed subtrees are the same expression unless their
+// constants differ: such an occurrence keeps its own expression (shared_or_own).
 template <class R, class... S, std::size_t... I, bool... Reads>
 constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>, std::integer_sequence<bool, Reads...>) {
     if constexpr (sizeof...(S) == 0) {
