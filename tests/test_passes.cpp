@@ -46,6 +46,13 @@ inline constexpr ramp_t ramp{};
 inline constexpr total_t total{};
 inline constexpr head_t head{};
 
+// What code_overdubbed lists under ctx with its hooks off, without the header line.
+template <class Ctx, class F, class... A>
+std::string overdubbed_statements(Ctx const& ctx, F const& f, A const&... args) {
+    std::string const listing = cassette::code_overdubbed(cassette::disable_hooks(ctx), f, args...);
+    return listing.substr(listing.find('\n') + 1);
+}
+
 struct sin_to_cos {
     static constexpr auto pass = passes::replace(cassette::sin, cassette::cos);
     int calls = 0;
@@ -447,8 +454,7 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
           "  %10 = *(%8, %9)\n"
           "  %11 = +(%7, %10)\n"
           "  return %11\n");
-    std::string const listing = cassette::code_overdubbed(cassette::disable_hooks(merged), g, x, y);
-    CHECK(listing.substr(listing.find('\n') + 1) ==
+    CHECK(overdubbed_statements(merged, g, x, y) ==
           "  %1 = overdub(ctx, *, _1, _2)\n"
           "  %2 = overdub(ctx, sin, _1)\n"
           "  %3 = overdub(ctx, +, %1, %2)\n"
@@ -472,8 +478,7 @@ TEST_CASE("cse shares a subtree between the values it binds and the rest of the 
     double const s = std::sin(x), a = s * y, aa = a * a;
     CHECK(cassette::overdub(merged, g, x, y) == aa + s);
     CHECK(merged.calls == 4);  // sin, *, *, +: each once
-    std::string const listing = cassette::code_overdubbed(cassette::disable_hooks(merged), g, x, y);
-    CHECK(listing.substr(listing.find('\n') + 1) ==
+    CHECK(overdubbed_statements(merged, g, x, y) ==
           "  %1 = overdub(ctx, sin, _1)\n"
           "  %2 = overdub(ctx, *, %1, _2)\n"
           "  %3 = overdub(ctx, *, %2, %2)\n"

@@ -277,8 +277,8 @@ struct bindings {
 // hash, in one constant evaluation: comparing them as types would instantiate a trait for every
 // pair. Two types with one hash could only cost a binding, never change a result: the rewrite
 // replaces the bound type's occurrences, matched as types, and a value bound and read once is
-// still the value. Linear in the region's calls, in the steps Clang's constant evaluator counts (at
-// most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
+// still the value. Linear in the region's calls, in the steps Clang's constant evaluator counts
+// (at most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
 // arrays: both constant evaluators call std::array's operator[] as a function, and in
 // std::arrays the choice cost twice (Clang 16) and four times (GCC 12) the instructions it
 // costs now (800 calls: 0.42 and 0.58 billion, against 0.19 and 0.14).
@@ -444,32 +444,25 @@ struct value_slot {
 // pointers would outlive), and a bound value that needs destroying. Not a std::optional, whose
 // classes cost GCC 12 6% of cse's allocations on 1,600 calls.
 template <class T>
-struct made_once {
-    value_slot<T> slot;
+struct made_once : value_slot<T> {
     bool made = false;
 
     constexpr ~made_once() {
-        if (made) std::destroy_at(&slot.value);
+        if (made) std::destroy_at(&this->value);
     }
     template <class X>
     constexpr void make(X&& x) {
-        if (!made) slot.make(static_cast<X&&>(x));
+        if (!made) value_slot<T>::make(static_cast<X&&>(x));
         made = true;
     }
 };
-// The storage of either, made or not yet (the form binds its values before it makes them).
-template <class T>
-constexpr T const& stored(value_slot<T> const& s) {
-    return s.value;
-}
-template <class T>
-constexpr T const& stored(made_once<T> const& m) {
-    return m.slot.value;
-}
 // Where a bound value is made: with nothing to remember for a trivially destructible value (a
 // flag per value costs Clang 16 and GCC 12 1.3% of cse's instructions on 800 calls).
 template <class T>
 using value_storage = std::conditional_t<std::is_trivially_destructible_v<T>, value_slot<T>, made_once<T>>;
+// What a subtree's evaluation gives in a frame, as a value.
+template <class N, class Fr>
+using value_type_in = std::remove_cvref_t<decltype(std::declval<Fr const&>().eval(std::declval<N const&>()))>;
 
 // An occurrence of a bound type that holds constants: a use of var<Id, K> if its constants
 // are those the bound value was computed from, else its own expression, evaluated outside the
@@ -531,7 +524,7 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
             // The values are evaluated in the order of their first occurrences: the reverse.
             constexpr std::size_t slot = sizeof...(S) - 1 - k;
             if constexpr (region_facts<N>::constants::value)
-                return shared_or_own<cse_variable<Number>, slot, N>{{}, ir::equal(s, detail::stored(f)), s};
+                return shared_or_own<cse_variable<Number>, slot, N>{{}, ir::equal(s, f.value), s};
             else
                 return ir::var<cse_variable<Number>, slot>{};
         }
@@ -588,9 +581,8 @@ struct shared_values : ir::symbolic<shared_values<K, Body, Originals, S...>> {
     }
     template <class Fr, class... O, std::size_t... I>
     constexpr auto evaluate_each(Fr const& fr, boost::mp11::mp_list<O...>, std::index_sequence<I...>) const {
-        cassette::detail::tuple<value_storage<std::remove_cvref_t<decltype(fr.eval(std::declval<O const&>()))>>...> slots{};
-        cassette::detail::tuple<std::remove_cvref_t<decltype(fr.eval(std::declval<O const&>()))> const&...> const bound{
-            {detail::stored(cassette::detail::get<I>(slots))}...};
+        cassette::detail::tuple<value_storage<value_type_in<O, Fr>>...> slots{};
+        cassette::detail::tuple<value_type_in<O, Fr> const&...> const bound{{cassette::detail::get<I>(slots).value}...};
         auto const inside = fr.template bind<cse_variable<K>>(bound);
         (cassette::detail::get<I>(slots).make(detail::frame_for<std::is_same_v<S, O>>(fr, inside).eval(cassette::detail::get<I>(values))), ...);
         return inside.eval(body);
@@ -621,8 +613,8 @@ constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::ind
         cassette::detail::tuple<made_once<S>...> first{};
         uses_of<bound, number> const rule{first};
         auto const uses = ir::transform(region, rule);
-        cassette::detail::tuple<decltype(detail::value_from<Reads>(detail::stored(cassette::detail::get<I>(first)), rule))...> const values{
-            {detail::value_from<Reads>(detail::stored(cassette::detail::get<I>(first)), rule)}...};
+        cassette::detail::tuple<decltype(detail::value_from<Reads>(cassette::detail::get<I>(first).value, rule))...> const values{
+            {detail::value_from<Reads>(cassette::detail::get<I>(first).value, rule)}...};
         constexpr std::size_t last = sizeof...(S) - 1;
         return shared_values<number, std::remove_const_t<decltype(uses)>, boost::mp11::mp_reverse<bound>,
                              std::remove_cvref_t<decltype(cassette::detail::get<last - I>(values))>...>{
