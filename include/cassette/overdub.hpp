@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cassette/detail/config.hpp>
+#include <cassette/detail/slot.hpp>
 #include <cassette/detail/tuple.hpp>
 #include <cassette/dsl.hpp>
 #include <cassette/tag.hpp>
@@ -190,7 +191,8 @@ struct frame {
     template <class N>
     CASSETTE_INLINE constexpr auto eval(N const& n) const -> typename staged_result<N, frame>::type;
 
-    // This frame with var<Id, K> reading get<K>(values), a tuple of references.
+    // This frame with var<Id, K> reading get<K>(values): a tuple of references, or of the
+    // storage of values made in turn (held_value).
     template <class Id, class Values>
     CASSETTE_INLINE constexpr auto bind(Values const& values) const {
         using bound = decltype(detail::extend<Id>(scope, values));
@@ -609,7 +611,7 @@ struct engine {
 
     template <class Id, std::size_t K, class Fr>
     CASSETTE_INLINE static constexpr decltype(auto) eval_leaf(ir::var<Id, K> const&, Fr const& fr) {
-        return detail::get<K>(*detail::get<binding_index<Id, decltype(fr.scope)>::value>(fr.scope.values));
+        return detail::held_value(detail::get<K>(*detail::get<binding_index<Id, decltype(fr.scope)>::value>(fr.scope.values)));
     }
 
     template <class F, class Fr>

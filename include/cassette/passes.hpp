@@ -3,7 +3,7 @@
 // `static constexpr auto pass = ...;`.
 #pragma once
 
-#include <cassette/detail/config.hpp>  // std::construct_at, std::destroy_at
+#include <cassette/detail/slot.hpp>
 #include <cassette/detail/type_name.hpp>
 #include <cassette/function.hpp>
 #include <cassette/transform.hpp>
@@ -422,44 +422,6 @@ template <class N, class Bound>
 concept kept_whole = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
 
-// Storage for a T made later than the object holding it: a member of a union, so that the type
-// needs no default value. Never destroyed here: nothing says whether it was made.
-template <class T>
-struct value_slot {
-    union {
-        T value;
-    };
-
-    constexpr value_slot() {}
-    value_slot(value_slot const&) = delete;
-    constexpr ~value_slot() {}
-    template <class X>
-    constexpr void make(X&& x) {
-        std::construct_at(&value, static_cast<X&&>(x));
-    }
-};
-
-// A T made at most once, destroyed with the object holding it if it was: a bound type's first
-// occurrence, copied (a deep body's stages are rewritten from copies of its subtrees, which its
-// pointers would outlive), and a bound value that needs destroying. Not a std::optional, whose
-// classes cost GCC 12 6% of cse's allocations on 1,600 calls.
-template <class T>
-struct made_once : value_slot<T> {
-    bool made = false;
-
-    constexpr ~made_once() {
-        if (made) std::destroy_at(&this->value);
-    }
-    template <class X>
-    constexpr void make(X&& x) {
-        if (!made) value_slot<T>::make(static_cast<X&&>(x));
-        made = true;
-    }
-};
-// Where a bound value is made: with nothing to remember for a trivially destructible value (a
-// flag per value costs Clang 16 and GCC 12 1.3% of cse's instructions on 800 calls).
-template <class T>
-using value_storage = std::conditional_t<std::is_trivially_destructible_v<T>, value_slot<T>, made_once<T>>;
 // What a subtree's evaluation gives in a frame, as a value.
 template <class N, class Fr>
 using value_type_in = std::remove_cvref_t<decltype(std::declval<Fr const&>().eval(std::declval<N const&>()))>;
@@ -505,7 +467,7 @@ struct uses_of;
 template <class... S, std::size_t Number>
 struct uses_of<boost::mp11::mp_list<S...>, Number> {
     using bound = boost::mp11::mp_list<S...>;
-    cassette::detail::tuple<made_once<S>...>& first;
+    cassette::detail::tuple<cassette::detail::made_once<S>...>& first;
 
     // Any other node is walked into: a viable overload says so, where an overload resolution
     // that failed would have Clang write out why (see ir::descend).
@@ -518,8 +480,8 @@ struct uses_of<boost::mp11::mp_list<S...>, Number> {
         if constexpr (!bound_in<N, bound>) {
             return s;  // kept whole
         } else {
-            constexpr std::size_t k = decltype(detail::position_in<made_once<N>>(first))::value;
-            made_once<N>& f = static_cast<cassette::detail::leaf<k, made_once<N>>&>(first).value;
+            constexpr std::size_t k = decltype(detail::position_in<cassette::detail::made_once<N>>(first))::value;
+            cassette::detail::made_once<N>& f = static_cast<cassette::detail::leaf<k, cassette::detail::made_once<N>>&>(first).value;
             f.make(s);
             // The values are evaluated in the order of their first occurrences: the reverse.
             constexpr std::size_t slot = sizeof...(S) - 1 - k;
@@ -581,9 +543,8 @@ struct shared_values : ir::symbolic<shared_values<K, Body, Originals, S...>> {
     }
     template <class Fr, class... O, std::size_t... I>
     constexpr auto evaluate_each(Fr const& fr, boost::mp11::mp_list<O...>, std::index_sequence<I...>) const {
-        cassette::detail::tuple<value_storage<value_type_in<O, Fr>>...> slots{};
-        cassette::detail::tuple<value_type_in<O, Fr> const&...> const bound{{cassette::detail::get<I>(slots).value}...};
-        auto const inside = fr.template bind<cse_variable<K>>(bound);
+        cassette::detail::tuple<cassette::detail::value_storage<value_type_in<O, Fr>>...> slots{};
+        auto const inside = fr.template bind<cse_variable<K>>(slots);
         (cassette::detail::get<I>(slots).make(detail::frame_for<std::is_same_v<S, O>>(fr, inside).eval(cassette::detail::get<I>(values))), ...);
         return inside.eval(body);
     }
@@ -610,7 +571,7 @@ constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::ind
     } else {
         using bound = boost::mp11::mp_list<S...>;
         constexpr std::size_t number = region_facts<R>::cse_numbers::value;
-        cassette::detail::tuple<made_once<S>...> first{};
+        cassette::detail::tuple<cassette::detail::made_once<S>...> first{};
         uses_of<bound, number> const rule{first};
         auto const uses = ir::transform(region, rule);
         cassette::detail::tuple<decltype(detail::value_from<Reads>(cassette::detail::get<I>(first).value, rule))...> const values{
