@@ -419,6 +419,20 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
     STATIC_REQUIRE(ir::any_node_of<ir::special_form_of, decltype(r)::body_type<2>>::value);  // the if_ itself
     for (int n = 0; n != 6; ++n) CHECK(cassette::overdub(with_pass<passes::cse>{}, r, 0.7, n) == recursive_twin(0.7, n));
 
+    // Same-typed self calls, with other constants and with the same ones, are left as they are:
+    // a self call's value has the function's own type, still being worked out when the region is.
+    constexpr auto fib = cassette::function<"fib">([](auto x, auto n) {
+        return cassette::if_(n < 1, x, cassette::self(x, n - 1) + cassette::self(x, n - 2));
+    });
+    constexpr auto square_twice = cassette::function<"square_twice">([](auto x, auto n) {
+        return cassette::if_(n < 1, x, cassette::self(x, n - 1) * cassette::self(x, n - 1) + x);
+    });
+    // By hand: fib(0.5, n) = 0.5 * F(n + 2), F the Fibonacci numbers from F(1) = F(2) = 1, since
+    // n < 1 gives 0.5 = 0.5 * F(1) and 0.5 * F(2); square_twice(0.5, n) = square_twice(0.5, n - 1)^2 + 0.5.
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, fib, 0.5, 3) == 2.5);
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, fib, 0.5, 5) == 6.5);
+    CHECK(cassette::overdub(with_pass<passes::cse>{}, square_twice, 0.5, 2) == 1.0625);
+
     // Same-typed subtrees whose constants differ only inside an if_ are different expressions.
     constexpr auto h = cassette::function<"h">([](auto x) {
         return cassette::sin(cassette::if_(x > 0.0, x, 1.0)) + cassette::sin(cassette::if_(x > 0.0, x, 2.0));

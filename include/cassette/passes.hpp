@@ -290,7 +290,9 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr std::uint64_t hash[] = {region_facts<T>::hash::value...};
         constexpr std::size_t size[] = {region_facts<T>::count::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in its region's calls
-        constexpr bool pure[] = {!region_facts<T>::impure::value...};
+        // A subtree that calls self is never bound: its value's type is the enclosing
+        // function's result, still being worked out while the region is evaluated.
+        constexpr bool pure[] = {(!region_facts<T>::impure::value && !cassette::detail::call_height<T>::calls_self::value)...};
         constexpr std::size_t largest = cassette::detail::max_of(region_facts<T>::count::value...);
 
         // The calls by decreasing size, in order of occurrence within a size.

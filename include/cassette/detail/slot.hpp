@@ -5,7 +5,6 @@
 
 #include <cassette/detail/config.hpp>  // std::construct_at, std::destroy_at
 
-#include <cstddef>
 #include <type_traits>
 
 namespace cassette::detail {
