@@ -141,7 +141,8 @@ inline constexpr strength_reduction_t strength_reduction{};
 // result, and evaluating the call once instead of twice changes nothing the program relies
 // on. Built-in primitives are taken as pure; calls through a higher-order parameter and
 // other callables are not, unless specialised to true. A traced function is pure when its
-// body is (for the number of arguments of the call), whatever this trait says of it.
+// body is (for the number of arguments of the call), whatever this trait says of it; a self
+// call is pure so that a recursive body can be, though cse never binds one (choose_bindings).
 template <class F>
 inline constexpr bool is_pure = cassette::primitive<F> || std::is_same_v<F, ir::self_t>;
 
@@ -270,10 +271,10 @@ struct bindings {
     std::size_t count = 0;
 };
 
-// The subtrees CSE binds: the largest pure call type that occurs at least twice in the region,
-// then the largest that still does once its occurrences but the first are gone (the first
-// stays, as the value, so a subtree it shares with the rest is bound too), and so on (ties: the
-// first to occur); listed by first occurrence, the last first. Types are told apart by their
+// The subtrees CSE binds: the largest pure call type calling no self that occurs at least twice
+// in the region, then the largest that still does once its occurrences but the first are gone
+// (the first stays, as the value, so a subtree it shares with the rest is bound too), and so on
+// (ties: the first to occur); listed by first occurrence, the last first. Types are told apart by their
 // hash, in one constant evaluation: comparing them as types would instantiate a trait for every
 // pair. Two types with one hash could only cost a binding, never change a result: the rewrite
 // replaces the bound type's occurrences, matched as types, and a value bound and read once is
@@ -290,9 +291,9 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr std::uint64_t hash[] = {region_facts<T>::hash::value...};
         constexpr std::size_t size[] = {region_facts<T>::count::value...};
         constexpr std::size_t calls[] = {ir::call_count_of<T>::value...};  // each one's span in its region's calls
-        // A subtree that calls self is never bound: its value's type is the enclosing
-        // function's result, still being worked out while the region is evaluated.
-        constexpr bool pure[] = {(!region_facts<T>::impure::value && !cassette::detail::call_height<T>::calls_self::value)...};
+        // Pure, and calling no self: a self call's value has the enclosing function's result
+        // type, still being worked out while the region is evaluated.
+        constexpr bool bindable[] = {(!region_facts<T>::impure::value && !cassette::detail::call_height<T>::calls_self::value)...};
         constexpr std::size_t largest = cassette::detail::max_of(region_facts<T>::count::value...);
 
         // The calls by decreasing size, in order of occurrence within a size.
@@ -318,7 +319,7 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
             while (end != n && size[order[end]] == size[order[group]]) ++end;
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (covered[i] || !pure[i]) continue;
+                if (covered[i] || !bindable[i]) continue;
                 std::size_t h = hash[i] % slots;
                 while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
@@ -328,12 +329,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
             }
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (!covered[i] && pure[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
+                if (!covered[i] && bindable[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
             }
             // Every occurrence but the first is gone; the first's subtree stays, as the value.
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const j = order[p];
-                if (!covered[j] && pure[j] && first[j] != j && occurrences[first[j]] >= 2)
+                if (!covered[j] && bindable[j] && first[j] != j && occurrences[first[j]] >= 2)
                     for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) covered[k] = true;
             }
         }
