@@ -274,15 +274,15 @@ struct bindings {
 // The subtrees CSE binds: the largest pure call type calling no self that occurs at least twice
 // in the region, then the largest that still does once its occurrences but the first are gone
 // (the first stays, as the value, so a subtree it shares with the rest is bound too), and so on
-// (ties: the first to occur); listed by first occurrence, the last first. Types are told apart by their
-// hash, in one constant evaluation: comparing them as types would instantiate a trait for every
-// pair. Two types with one hash could only cost a binding, never change a result: the rewrite
+// (ties: the first to occur); listed by first occurrence, the last first. Types are told apart
+// by their hash, in one constant evaluation: comparing them as types would instantiate a trait
+// for every pair. Two types with one hash could only cost a binding, never change a result: the rewrite
 // replaces the bound type's occurrences, matched as types, and a value bound and read once is
 // still the value. Linear in the region's calls, in the steps Clang's constant evaluator counts
 // (at most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
 // arrays: both constant evaluators call std::array's operator[] as a function, and in
 // std::arrays the choice cost twice (Clang 16) and four times (GCC 12) the instructions it
-// costs now (800 calls: 0.42 and 0.58 billion, against 0.19 and 0.14).
+// costs now (800 calls: 0.42 and 0.58 billion, against 0.19 and 0.14, for running it alone).
 template <class... T>
 constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
     constexpr std::size_t n = sizeof...(T);
@@ -296,16 +296,18 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         constexpr bool bindable[] = {(!region_facts<T>::impure::value && !cassette::detail::call_height<T>::calls_self::value)...};
         constexpr std::size_t largest = cassette::detail::max_of(region_facts<T>::count::value...);
 
-        // The calls by decreasing size, in order of occurrence within a size.
+        // The bindable calls by decreasing size, in order of occurrence within a size.
         std::size_t next_of[largest + 2]{};  // next_of[s]: where the next call of size s goes
-        for (std::size_t i = 0; i != n; ++i) ++next_of[size[i]];
-        for (std::size_t s = largest + 1, at = 0; s-- != 0;) {
+        for (std::size_t i = 0; i != n; ++i) next_of[size[i]] += bindable[i];
+        std::size_t candidates = 0;
+        for (std::size_t s = largest + 1; s-- != 0;) {
             std::size_t const count = next_of[s];
-            next_of[s] = at;
-            at += count;
+            next_of[s] = candidates;
+            candidates += count;
         }
         std::size_t order[n]{};
-        for (std::size_t i = 0; i != n; ++i) order[next_of[size[i]]++] = i;
+        for (std::size_t i = 0; i != n; ++i)
+            if (bindable[i]) order[next_of[size[i]]++] = i;
 
         bool covered[n]{};  // inside an occurrence already bound
         constexpr std::size_t slots = 2 * n;
@@ -315,11 +317,11 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         bool counted[n]{};       // an occurrence the rewrite meets: in a first occurrence, not in any other
         std::size_t occurrences[n]{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
-        for (std::size_t group = 0, end = 0; group != n; group = end) {
-            while (end != n && size[order[end]] == size[order[group]]) ++end;
+        for (std::size_t group = 0, end = 0; group != candidates; group = end) {
+            while (end != candidates && size[order[end]] == size[order[group]]) ++end;
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (covered[i] || !bindable[i]) continue;
+                if (covered[i]) continue;
                 std::size_t h = hash[i] % slots;
                 while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
@@ -329,12 +331,12 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
             }
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const i = order[p];
-                if (!covered[i] && bindable[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
+                if (!covered[i] && first[i] == i && occurrences[i] >= 2) chosen.index[chosen.count++] = i;
             }
             // Every occurrence but the first is gone; the first's subtree stays, as the value.
             for (std::size_t p = group; p != end; ++p) {
                 std::size_t const j = order[p];
-                if (!covered[j] && bindable[j] && first[j] != j && occurrences[first[j]] >= 2)
+                if (!covered[j] && first[j] != j && occurrences[first[j]] >= 2)
                     for (std::size_t k = j + 1 - calls[j]; k != j + 1; ++k) covered[k] = true;
             }
         }
