@@ -110,7 +110,20 @@ concept expression = std::is_base_of<node_base, std::remove_cvref_t<T>>::value;
 }  // namespace ir
 
 namespace op {
-struct primitive_base {};
+
+// How a primitive computes on plain values: as a constant expression on every compiler
+// (fold_constants may run it at compile time), by a call into the C math library (a reverse
+// sweep may share and drop repeated calls), or by other code.
+enum class computation { constant_expression, libm, other };
+
+// A built-in primitive's traits, which the passes, tagging and AD ask of it; each primitive
+// states its own in its row of primitives.hpp.
+struct primitive_base {
+    static constexpr computation computed = computation::other;
+    // Computed on the values under every tag, by code that needs no context: its result has
+    // no metadata (length, comparisons), or its parts' (indexing, fields, make).
+    static constexpr bool sees_through_tags = false;
+};
 template <class Derived>
 struct primitive;
 struct getindex_t;
@@ -118,6 +131,15 @@ struct getindex_t;
 
 template <class T>
 concept primitive = std::derived_from<std::remove_cvref_t<T>, op::primitive_base>;
+
+namespace op {
+// How any callable computes on plain values, as far as the library knows.
+template <class F>
+inline constexpr computation computed_by = computation::other;
+template <class F>
+    requires std::is_base_of<primitive_base, F>::value
+inline constexpr computation computed_by<F> = F::computed;
+}  // namespace op
 
 // The result of a call whose callee returns void, so every call has a value hooks can see.
 struct nothing {

@@ -61,32 +61,11 @@ constexpr auto compose(P const&... p) {
     return [p...](auto const& body) { return detail::apply_in_order(body, p...); };
 }
 
-// The primitives fold_constants evaluates at compile time: those whose plain computation is
-// a constant expression on every compiler. Specialise it for your own constexpr callables.
+// The callees fold_constants evaluates at compile time: the primitives computed as constant
+// expressions on every compiler (op::computation: the operators, min, max, square).
+// Specialise it for your own constexpr callables.
 template <class F>
-inline constexpr bool constant_foldable = false;
-#define CASSETTE_DETAIL_FOLDABLE(NAME) \
-    template <>                        \
-    inline constexpr bool constant_foldable<op::NAME##_t> = true;
-CASSETTE_DETAIL_FOLDABLE(add)
-CASSETTE_DETAIL_FOLDABLE(sub)
-CASSETTE_DETAIL_FOLDABLE(mul)
-CASSETTE_DETAIL_FOLDABLE(div)
-CASSETTE_DETAIL_FOLDABLE(mod)
-CASSETTE_DETAIL_FOLDABLE(neg)
-CASSETTE_DETAIL_FOLDABLE(lt)
-CASSETTE_DETAIL_FOLDABLE(le)
-CASSETTE_DETAIL_FOLDABLE(gt)
-CASSETTE_DETAIL_FOLDABLE(ge)
-CASSETTE_DETAIL_FOLDABLE(eq)
-CASSETTE_DETAIL_FOLDABLE(ne)
-CASSETTE_DETAIL_FOLDABLE(logical_and)
-CASSETTE_DETAIL_FOLDABLE(logical_or)
-CASSETTE_DETAIL_FOLDABLE(logical_not)
-CASSETTE_DETAIL_FOLDABLE(min)
-CASSETTE_DETAIL_FOLDABLE(max)
-CASSETTE_DETAIL_FOLDABLE(square)
-#undef CASSETTE_DETAIL_FOLDABLE
+inline constexpr bool constant_foldable = op::computed_by<F> == op::computation::constant_expression;
 
 // A call whose arguments are all constants becomes the constant it computes.
 struct fold_constants_t {

@@ -38,35 +38,45 @@ struct primitive : primitive_base {
     }
 };
 
-// Each apply has a trailing return type so that "not computable for these arguments" is a
-// substitution failure that contexts and concepts can test, not a hard error.
-#define CASSETTE_DETAIL_OPERATOR(NAME, SYMBOL, EXPR, ...)                                   \
-    struct NAME##_t : primitive<NAME##_t> {                                                  \
-        static constexpr std::string_view name = SYMBOL;                                     \
-        CASSETTE_INLINE static constexpr auto apply(__VA_ARGS__) -> decltype(EXPR) {  \
-            return EXPR;                                                                     \
-        }                                                                                    \
-    };                                                                                       \
+// A primitive in one row: its name, its symbol, its traits (how it computes, whether it sees
+// through tags: op::primitive_base), what it computes and its parameters. Each apply has a
+// trailing return type so that "not computable for these arguments" is a substitution failure
+// that contexts and concepts can test, not a hard error.
+#define CASSETTE_DETAIL_OPERATOR(NAME, SYMBOL, COMPUTED, SEES_THROUGH_TAGS, EXPR, ...)     \
+    struct NAME##_t : primitive<NAME##_t> {                                                 \
+        static constexpr std::string_view name = SYMBOL;                                    \
+        static constexpr computation computed = computation::COMPUTED;                      \
+        static constexpr bool sees_through_tags = SEES_THROUGH_TAGS;                        \
+        CASSETTE_INLINE static constexpr auto apply(__VA_ARGS__) -> decltype(EXPR) { \
+            return EXPR;                                                                    \
+        }                                                                                   \
+    };                                                                                      \
     inline constexpr NAME##_t NAME{};
 
-// The binary operators, once: their primitives here, their symbolic overloads below.
-#define CASSETTE_DETAIL_BINARY_LIST(M)                                                            \
-    M(add, +) M(sub, -) M(mul, *) M(div, /) M(mod, %) M(lt, <) M(le, <=) M(gt, >) M(ge, >=) M(eq, ==) \
-    M(ne, !=) M(logical_and, &&) M(logical_or, ||)
+// The binary operators, once, each a constant expression: their primitives here, their
+// symbolic overloads below. A row: name, symbol, whether it sees through tags (comparisons).
+#define CASSETTE_DETAIL_BINARY_LIST(M)                                                              \
+    M(add, +, false) M(sub, -, false) M(mul, *, false) M(div, /, false) M(mod, %, false)              \
+    M(lt, <, true) M(le, <=, true) M(gt, >, true) M(ge, >=, true) M(eq, ==, true) M(ne, !=, true) \
+    M(logical_and, &&, false) M(logical_or, ||, false)
 
-#define CASSETTE_DETAIL_BINARY(NAME, OP) \
-    CASSETTE_DETAIL_OPERATOR(NAME, #OP, a OP b, auto const& a, auto const& b)
+#define CASSETTE_DETAIL_BINARY(NAME, OP, SEES_THROUGH_TAGS)                                       \
+    CASSETTE_DETAIL_OPERATOR(NAME, #OP, constant_expression, SEES_THROUGH_TAGS, a OP b, auto const& a, \
+                             auto const& b)
 CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
-CASSETTE_DETAIL_OPERATOR(neg, "-", -x, auto const& x)
-CASSETTE_DETAIL_OPERATOR(logical_not, "!", !x, auto const& x)
+CASSETTE_DETAIL_OPERATOR(neg, "-", constant_expression, false, -x, auto const& x)
+CASSETTE_DETAIL_OPERATOR(logical_not, "!", constant_expression, false, !x, auto const& x)
 #undef CASSETTE_DETAIL_BINARY
 
 }  // namespace cassette::op
 
-#define CASSETTE_DETAIL_MATH_LIST(M1, M2)                                                     \
-    M1(sin) M1(cos) M1(tan) M1(asin) M1(acos) M1(atan) M2(atan2) M1(sinh) M1(cosh) M1(tanh) \
-    M1(exp) M1(log) M1(log1p) M1(expm1) M1(sqrt) M1(cbrt) M2(pow) M1(abs) M2(hypot)         \
-    M1(floor) M1(ceil)
+// The math functions, by arity, each with how it computes: most by a call to libm; sqrt, abs,
+// floor and ceil compile to instructions, and pow's small integer exponents are inlined.
+#define CASSETTE_DETAIL_MATH_LIST(M1, M2)                                                         \
+    M1(sin, libm) M1(cos, libm) M1(tan, libm) M1(asin, libm) M1(acos, libm) M1(atan, libm)      \
+    M2(atan2, libm) M1(sinh, libm) M1(cosh, libm) M1(tanh, libm) M1(exp, libm) M1(log, libm)    \
+    M1(log1p, libm) M1(expm1, libm) M1(sqrt, other) M1(cbrt, libm) M2(pow, other) M1(abs, other) \
+    M2(hypot, libm) M1(floor, other) M1(ceil, other)
 
 // Math on plain values is std::NAME or, for user types, what ADL finds, as in generic code
 // that writes `using std::sin; sin(x)`.
@@ -75,11 +85,11 @@ using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cbrt, std::cei
     std::cosh, std::exp, std::expm1, std::floor, std::hypot, std::log, std::log1p, std::pow,
     std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
 
-#define CASSETTE_DETAIL_MATH1(NAME)                                                   \
+#define CASSETTE_DETAIL_MATH1(NAME, COMPUTED)                                         \
     CASSETTE_INLINE constexpr auto NAME##_(auto const& x) -> decltype(NAME(x)) { \
         return NAME(x);                                                               \
     }
-#define CASSETTE_DETAIL_MATH2(NAME)                                              \
+#define CASSETTE_DETAIL_MATH2(NAME, COMPUTED)                                    \
     CASSETTE_INLINE constexpr auto NAME##_(auto const& a, auto const& b)  \
         -> decltype(NAME(a, b)) {                                                \
         return NAME(a, b);                                                       \
@@ -113,25 +123,28 @@ CASSETTE_INLINE constexpr T value(T const& x) {
 
 namespace cassette::op {
 
-#define CASSETTE_DETAIL_MATH1(NAME) \
-    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, detail::math::NAME##_(x), auto const& x)
-#define CASSETTE_DETAIL_MATH2(NAME) \
-    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, detail::math::NAME##_(a, b), auto const& a, auto const& b)
+#define CASSETTE_DETAIL_MATH1(NAME, COMPUTED) \
+    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, COMPUTED, false, detail::math::NAME##_(x), auto const& x)
+#define CASSETTE_DETAIL_MATH2(NAME, COMPUTED) \
+    CASSETTE_DETAIL_OPERATOR(NAME, #NAME, COMPUTED, false, detail::math::NAME##_(a, b), auto const& a, \
+                             auto const& b)
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_MATH1, CASSETTE_DETAIL_MATH2)
 #undef CASSETTE_DETAIL_MATH1
 #undef CASSETTE_DETAIL_MATH2
 
 // pow(x, 2), as strength reduction writes it.
-CASSETTE_DETAIL_OPERATOR(square, "square", detail::math::square_(x), auto const& x)
+CASSETTE_DETAIL_OPERATOR(square, "square", constant_expression, false, detail::math::square_(x), auto const& x)
 
 // min and max keep std's choice at ties (the first argument) and take the common type. They
 // return a value, not std's reference to an argument, which a body's temporaries outlive.
-CASSETTE_DETAIL_OPERATOR(min, "min", detail::math::value(b < a ? b : a), auto const& a, auto const& b)
-CASSETTE_DETAIL_OPERATOR(max, "max", detail::math::value(a < b ? b : a), auto const& a, auto const& b)
+CASSETTE_DETAIL_OPERATOR(min, "min", constant_expression, false, detail::math::value(b < a ? b : a),
+                         auto const& a, auto const& b)
+CASSETTE_DETAIL_OPERATOR(max, "max", constant_expression, false, detail::math::value(a < b ? b : a),
+                         auto const& a, auto const& b)
 
 // x[i]: the element by reference, so indexing a parameter copies nothing.
-CASSETTE_DETAIL_OPERATOR(getindex, "getindex", x[i], auto const& x, auto const& i)
-CASSETTE_DETAIL_OPERATOR(length, "length", std::size(x), auto const& x)
+CASSETTE_DETAIL_OPERATOR(getindex, "getindex", other, true, x[i], auto const& x, auto const& i)
+CASSETTE_DETAIL_OPERATOR(length, "length", other, true, std::size(x), auto const& x)
 #undef CASSETTE_DETAIL_OPERATOR
 
 // Field I of an aggregate (Boost.PFR) or element I of a tuple-like type (std::array, pair).
@@ -139,6 +152,7 @@ template <std::size_t I>
 struct get_t : primitive<get_t<I>> {
     static constexpr auto spelled = cassette::detail::indexed_name<I>("get");
     static constexpr std::string_view name{spelled.data, spelled.size};
+    static constexpr bool sees_through_tags = true;
 
     template <class P>
     CASSETTE_INLINE static constexpr decltype(auto) apply(P const& p) {
@@ -155,6 +169,7 @@ inline constexpr get_t<I> get{};
 template <class T>
 struct make_t : primitive<make_t<T>> {
     static constexpr std::string_view name = "make";
+    static constexpr bool sees_through_tags = true;
 
     CASSETTE_INLINE static constexpr auto apply(auto const&... xs) -> decltype(T{xs...}) {
         return T{xs...};
@@ -167,7 +182,7 @@ inline constexpr make_t<T> make{};
 
 namespace cassette {
 
-#define CASSETTE_DETAIL_EXPORT(NAME) using op::NAME;
+#define CASSETTE_DETAIL_EXPORT(NAME, ...) using op::NAME;
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_EXPORT, CASSETTE_DETAIL_EXPORT)
 CASSETTE_DETAIL_EXPORT(min)
 CASSETTE_DETAIL_EXPORT(max)
@@ -200,7 +215,7 @@ concept symbolic_operands = expression<A> || expression<B>;
     constexpr auto FUNCTION(A const& a, B const& b) {                                           \
         return call<op::NAME##_t, node_t<A>, node_t<B>>{{}, op::NAME, {{node_t<A>(a)}, {node_t<B>(b)}}}; \
     }
-#define CASSETTE_DETAIL_BINARY(NAME, OP) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
+#define CASSETTE_DETAIL_BINARY(NAME, OP, SEES_THROUGH_TAGS) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
 CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 #undef CASSETTE_DETAIL_BINARY_LIST
 #undef CASSETTE_DETAIL_BINARY
@@ -214,12 +229,12 @@ constexpr auto operator!(X const& x) {
     return ir::make_call(op::logical_not, x);
 }
 
-#define CASSETTE_DETAIL_ADL1(NAME)                      \
+#define CASSETTE_DETAIL_ADL1(NAME, COMPUTED)            \
     template <expression X>                             \
     constexpr auto NAME(X const& x) {                   \
         return call<op::NAME##_t, X>{{}, op::NAME, {{x}}}; \
     }
-#define CASSETTE_DETAIL_ADL2(NAME) CASSETTE_DETAIL_BINARY_CALL(NAME, NAME)
+#define CASSETTE_DETAIL_ADL2(NAME, ...) CASSETTE_DETAIL_BINARY_CALL(NAME, NAME)
 CASSETTE_DETAIL_MATH_LIST(CASSETTE_DETAIL_ADL1, CASSETTE_DETAIL_ADL2)
 CASSETTE_DETAIL_ADL2(min)
 CASSETTE_DETAIL_ADL2(max)

@@ -181,29 +181,10 @@ consteval bool active() {
 
 // --- the sweep -----------------------------------------------------------------------------
 
-// The primitives that are calls to libm (pow is not: its small integer exponents are inlined).
+// The primitives that are calls to libm (op::computation; pow is not: its small integer
+// exponents are inlined).
 template <class G>
-inline constexpr bool libm_call = false;
-#define CASSETTE_DETAIL_LIBM(NAME) \
-    template <>                    \
-    inline constexpr bool libm_call<op::NAME##_t> = true;
-CASSETTE_DETAIL_LIBM(sin)
-CASSETTE_DETAIL_LIBM(cos)
-CASSETTE_DETAIL_LIBM(tan)
-CASSETTE_DETAIL_LIBM(asin)
-CASSETTE_DETAIL_LIBM(acos)
-CASSETTE_DETAIL_LIBM(atan)
-CASSETTE_DETAIL_LIBM(atan2)
-CASSETTE_DETAIL_LIBM(sinh)
-CASSETTE_DETAIL_LIBM(cosh)
-CASSETTE_DETAIL_LIBM(tanh)
-CASSETTE_DETAIL_LIBM(exp)
-CASSETTE_DETAIL_LIBM(expm1)
-CASSETTE_DETAIL_LIBM(log)
-CASSETTE_DETAIL_LIBM(log1p)
-CASSETTE_DETAIL_LIBM(cbrt)
-CASSETTE_DETAIL_LIBM(hypot)
-#undef CASSETTE_DETAIL_LIBM
+inline constexpr bool libm_call = op::computed_by<G> == op::computation::libm;
 
 template <class G, class... X>
 CASSETTE_CONST_FUNCTION auto libm(X... xs) {
