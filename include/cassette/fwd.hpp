@@ -121,7 +121,8 @@ enum class computation { constant_expression, libm, other };
 struct primitive_base {
     static constexpr computation computed = computation::other;
     // Computed on the values under every tag, by code that needs no context: its result has
-    // no metadata (length, comparisons), or its parts' (indexing, fields, make).
+    // no metadata (length, comparisons), or its parts' (indexing, fields, make). To AD, such a
+    // result has no derivative, unless it is a part (ad::detail::is_projection) or make's.
     static constexpr bool sees_through_tags = false;
 };
 template <class Derived>
@@ -133,7 +134,8 @@ template <class T>
 concept primitive = std::derived_from<std::remove_cvref_t<T>, op::primitive_base>;
 
 namespace op {
-// How any callable computes on plain values, as far as the library knows.
+// How any callable computes on plain values, as far as the library knows (a complete type
+// deriving from one primitive, publicly, or not a primitive at all).
 template <class F>
 inline constexpr computation computed_by = computation::other;
 template <class F>

@@ -71,7 +71,7 @@ CASSETTE_DETAIL_OPERATOR(logical_not, "!", constant_expression, false, !x, auto 
 }  // namespace cassette::op
 
 // The math functions, by arity, each with how it computes: most by a call to libm; sqrt, abs,
-// floor and ceil compile to instructions, and pow's small integer exponents are inlined.
+// floor and ceil are often single instructions, and pow's small integer exponents are inlined.
 #define CASSETTE_DETAIL_MATH_LIST(M1, M2)                                                         \
     M1(sin, libm) M1(cos, libm) M1(tan, libm) M1(asin, libm) M1(acos, libm) M1(atan, libm)      \
     M2(atan2, libm) M1(sinh, libm) M1(cosh, libm) M1(tanh, libm) M1(exp, libm) M1(log, libm)    \
@@ -85,11 +85,11 @@ using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cbrt, std::cei
     std::cosh, std::exp, std::expm1, std::floor, std::hypot, std::log, std::log1p, std::pow,
     std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
 
-#define CASSETTE_DETAIL_MATH1(NAME, COMPUTED)                                         \
+#define CASSETTE_DETAIL_MATH1(NAME, ...)                                              \
     CASSETTE_INLINE constexpr auto NAME##_(auto const& x) -> decltype(NAME(x)) { \
         return NAME(x);                                                               \
     }
-#define CASSETTE_DETAIL_MATH2(NAME, COMPUTED)                                    \
+#define CASSETTE_DETAIL_MATH2(NAME, ...)                                         \
     CASSETTE_INLINE constexpr auto NAME##_(auto const& a, auto const& b)  \
         -> decltype(NAME(a, b)) {                                                \
         return NAME(a, b);                                                       \
@@ -215,7 +215,7 @@ concept symbolic_operands = expression<A> || expression<B>;
     constexpr auto FUNCTION(A const& a, B const& b) {                                           \
         return call<op::NAME##_t, node_t<A>, node_t<B>>{{}, op::NAME, {{node_t<A>(a)}, {node_t<B>(b)}}}; \
     }
-#define CASSETTE_DETAIL_BINARY(NAME, OP, SEES_THROUGH_TAGS) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
+#define CASSETTE_DETAIL_BINARY(NAME, OP, ...) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
 CASSETTE_DETAIL_BINARY_LIST(CASSETTE_DETAIL_BINARY)
 #undef CASSETTE_DETAIL_BINARY_LIST
 #undef CASSETTE_DETAIL_BINARY
@@ -229,7 +229,7 @@ constexpr auto operator!(X const& x) {
     return ir::make_call(op::logical_not, x);
 }
 
-#define CASSETTE_DETAIL_ADL1(NAME, COMPUTED)            \
+#define CASSETTE_DETAIL_ADL1(NAME, ...)                 \
     template <expression X>                             \
     constexpr auto NAME(X const& x) {                   \
         return call<op::NAME##_t, X>{{}, op::NAME, {{x}}}; \
