@@ -43,6 +43,9 @@ public:
 
     template <class F, class... A>
     std::string operand(ir::call<F, A...> const& c) {
+        for (held const& h : held_)
+            if (h.id == detail::type_id<ir::call<F, A...>>() && ir::equal(c, *static_cast<ir::call<F, A...> const*>(h.made_from)))
+                return h.text;
         std::string const callee = callee_text(c.fn);
         std::string args;
         boost::hana::unpack(c.args, [&](auto const&... a) { ((args += ", " + operand(a)), ...); });
@@ -69,7 +72,7 @@ public:
     std::string with_variables(std::vector<std::string> texts, Fn&& fn) {
         std::size_t const count = texts.size();
         for (std::size_t k = 0; k != count; ++k) vars_.push_back({detail::type_id<Id>(), k, std::move(texts[k])});
-        std::string result = fn();
+        std::string result = without_held(fn);  // a form that binds variables is a region of its own
         vars_.resize(vars_.size() - count);
         return result;
     }
@@ -82,9 +85,27 @@ public:
             std::size_t k = 0;
             (vars_.push_back({detail::type_id<Id>(), k++, operand(v)}), ...);
         });
-        std::string result = fn();
+        std::string result = without_held(fn);
         vars_.resize(outside);
         return result;
+    }
+
+    // fn() with each call equal to one of made_from (a tuple of calls of distinct types) written
+    // as the operand that one was listed as, each listed in turn, and no call of an enclosing
+    // region so (passes::cse).
+    template <class MadeFrom, class Fn>
+    std::string with_held(MadeFrom const& made_from, Fn&& fn) {
+        std::vector<held> outside = std::exchange(held_, {});
+        boost::hana::unpack(made_from, [&](auto const&... m) {
+            ((held_.push_back({detail::type_id<std::remove_cvref_t<decltype(m)>>(), &m, operand(m)})), ...);
+        });
+        std::string result = fn();
+        held_ = std::move(outside);
+        return result;
+    }
+    template <class Fn>
+    std::string without_held(Fn&& fn) {
+        return with_held(boost::hana::make_basic_tuple(), fn);
     }
 
     void line(std::string const& text) { out_ << std::string(2 * depth_, ' ') << text << '\n'; }
@@ -98,7 +119,10 @@ public:
     template <class Id, std::size_t K, class Fn>
     void with_variable(std::string text, Fn&& fn) {
         vars_.push_back({detail::type_id<Id>(), K, std::move(text)});
-        nested(fn);
+        without_held([&] {
+            nested(fn);
+            return std::string();
+        });
         vars_.pop_back();
     }
 
@@ -132,6 +156,13 @@ private:
     std::size_t next_ = 1;
     std::size_t depth_ = 1;
     std::vector<bound> vars_;
+
+    struct held {
+        void const* id;  // detail::type_id of the call's type
+        void const* made_from;
+        std::string text;
+    };
+    std::vector<held> held_;
 };
 
 // ", ::double, ::int"

@@ -122,13 +122,28 @@ struct binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>> {
     static constexpr std::size_t value = sizeof...(Ids) - 1 - from_inside;
 };
 
-// The scope outside the innermost form that binds Id: the variables bound before it.
-template <class Id, class... Ids, class Values>
-CASSETTE_INLINE constexpr auto outside(scope<boost::mp11::mp_list<Ids...>, Values> const& s) {
-    constexpr std::size_t kept = binding_index<Id, scope<boost::mp11::mp_list<Ids...>, Values>>::value;
-    auto const values = detail::slice<0, kept>(s.values);
-    return scope<boost::mp11::mp_take_c<boost::mp11::mp_list<Ids...>, kept>, decltype(values)>{values};
-}
+// Values held for a region (passes::cse): a form that holds the values of some of its body's
+// calls binds an Id with `holds<N>` (a bool_constant: whether it holds the value of a call of
+// type N) and `read(n, frame)`, which gives it. The evaluator asks the innermost binding form's
+// Id only, so each binding form's body is a region of its own; a scope whose innermost Id has
+// no `holds` answers with an alias, which instantiates no class per node.
+template <class Id, class = void>
+struct sharing_of {
+    template <class N>
+    using holds = detail::false_type;
+};
+template <class Id>
+struct sharing_of<Id, std::void_t<typename Id::holds_values>> {
+    using id = Id;
+    template <class N>
+    using holds = typename Id::template holds<N>;
+};
+template <class Scope>
+struct sharing_in : sharing_of<void> {};
+template <class Id0, class... Ids, class Values>
+struct sharing_in<scope<boost::mp11::mp_list<Id0, Ids...>, Values>> : sharing_of<boost::mp11::mp_back<boost::mp11::mp_list<Id0, Ids...>>> {};
+template <class N, class Fr>
+using held_in = typename sharing_in<typename Fr::scope_type>::template holds<N>;
 
 // Whether a call's subtree has a call that goes to the context's overdub member (read from its
 // eval_result; any other node: no).
@@ -164,6 +179,13 @@ template <class Node, class Fr>
 using eval_result = eval_result_of<Node, typename early_frame<Fr>::type>;
 template <class Node, class Fr>
 struct staged_result;
+template <class Call, class Fr>
+struct computed_result;
+// A call whose value a form holds: what reading it gives.
+template <class Call, class Fr>
+struct held_result {
+    using type = decltype(sharing_in<typename Fr::scope_type>::id::read(std::declval<Call const&>(), std::declval<Fr const&>()));
+};
 template <class Fr, class Then, class Else>
 struct branch_type;
 template <class Fr, class Id, class Index, class Init, class Body>
@@ -182,6 +204,7 @@ struct no_region {};
 template <class Ref, class Self, class Args, class Scope>
 struct frame {
     using ref_type = Ref;
+    using scope_type = Scope;
     Ref ref;
     Self const& self;
     Args const& args;
@@ -199,13 +222,10 @@ struct frame {
         return frame<Ref, Self, Args, bound>{ref, self, args, detail::extend<Id>(scope, values)};
     }
 
-    // This frame outside the innermost form that binds Id: where that form's values were
-    // evaluated (passes::cse evaluates there an occurrence it does not share, so that its
-    // evaluation is the value's).
+    // What the innermost form that binds Id bound.
     template <class Id>
-    CASSETTE_INLINE constexpr auto outside() const {
-        using outer = decltype(detail::outside<Id>(scope));
-        return frame<Ref, Self, Args, outer>{ref, self, args, detail::outside<Id>(scope)};
+    CASSETTE_INLINE constexpr auto const& values_of() const {
+        return *detail::get<binding_index<Id, Scope>::value>(scope.values);
     }
 
     // This frame under another context, with hooks on or off as here (ad::derivative runs
@@ -522,7 +542,9 @@ struct engine {
     CASSETTE_INLINE static constexpr auto eval(N const& n, Fr const& fr) -> typename eval_result<N, Fr>::type {
         constexpr ir::node_kind kind = ir::node_kind_of<N>::value;
         constexpr std::size_t arity = ir::arity_of<N>::value;
-        if constexpr (!Apart && outlined<N, Fr>::value) {
+        if constexpr (detail::is(kind, ir::node_kind::call) && held_in<N, Fr>::value) {
+            return sharing_in<typename Fr::scope_type>::id::read(n, fr);
+        } else if constexpr (!Apart && outlined<N, Fr>::value) {
             return engine::eval_apart(n, fr);
         } else if constexpr (detail::is(kind, ir::node_kind::call) && arity > 3) {
             return engine::eval_call(n, fr, std::make_index_sequence<arity>{});
@@ -624,6 +646,19 @@ struct engine {
             return (fn);
     }
 
+    // A call's value computed, not read where a form holds it (passes::cse makes the values it
+    // holds so): its arguments read as anywhere.
+    template <class F, class... Args, class Fr>
+    CASSETTE_INLINE static constexpr auto make(ir::call<F, Args...> const& n, Fr const& fr) ->
+        typename computed_result<ir::call<F, Args...>, typename early_frame<Fr>::type>::type {
+        decltype(auto) g = engine::callee(n.fn, fr);
+        return [&]<std::size_t... I>(std::index_sequence<I...>) CASSETTE_INLINE_LAMBDA -> decltype(auto) {
+            typename computed_result<ir::call<F, Args...>, typename early_frame<Fr>::type>::values_type const values{
+                {fr.eval(detail::get<I>(n.args))}...};
+            return engine::hooked(fr.ref, g, detail::get<I>(values)...);
+        }(std::index_sequence_for<Args...>{});
+    }
+
     // A call of any arity.
     template <class F, class... Args, class Fr, std::size_t... I>
     CASSETTE_INLINE static constexpr auto eval_call(ir::call<F, Args...> const& n, Fr const& fr, std::index_sequence<I...>) ->
@@ -709,15 +744,34 @@ struct call_result {
 };
 template <class F, class Fr>
 using callee_t = std::remove_cvref_t<decltype(engine::callee(std::declval<F const&>(), std::declval<Fr const&>()))>;
+template <class F, class Fr, class... Args>
+using call_result_in = call_result<typename Fr::ref_type, callee_t<F, Fr>, typename eval_result<Args, Fr>::type...>;
+// What a call gives where its value is held (a form's read), or else computed: chosen by an
+// alias, which a body no form holds a value in pays for with no class per call (a constrained
+// partial specialisation cost Clang 16 0.1% more of a plain call of 800 nodes).
+template <bool Held>
+struct result_when {
+    template <class F, class Fr, class... Args>
+    using of = call_result_in<F, Fr, Args...>;
+};
+template <>
+struct result_when<true> {
+    template <class F, class Fr, class... Args>
+    using of = held_result<ir::call<F, Args...>, Fr>;
+};
 template <class F, class... Args, class Fr>
 struct eval_result_of<ir::call<F, Args...>, Fr, ir::node_kind::call>
-    : call_result<typename Fr::ref_type, callee_t<F, Fr>, typename eval_result<Args, Fr>::type...> {
+    : result_when<held_in<ir::call<F, Args...>, Fr>::value>::template of<F, Fr, Args...> {
     // Whether this call or one among its arguments goes to the context's overdub member.
     // Worked out with the result type, so that a deep body's is staged as its result types are;
     // only where outlined functions are flattened (config.hpp).
     using member_overdubs = typename member_overdubs_when<flattens>::template of<
         dispatch_plan<typename Fr::ref_type, callee_t<F, Fr>, eval_t<Args, Fr>...>, eval_result<Args, Fr>...>;
 };
+// A call's value as computed (engine::make), where a form holds it.
+template <class F, class... Args, class Fr>
+struct computed_result<ir::call<F, Args...>, Fr> : call_result_in<F, Fr, Args...> {};
+
 template <class Node, class Fr>
 struct eval_result_of<Node const, Fr, ir::node_kind::call> : eval_result_of<Node, Fr, ir::node_kind::call> {};
 template <class Node, class Fr>

@@ -84,17 +84,6 @@ struct fold_constants_t {
 };
 inline constexpr fold_constants_t fold_constants{};
 
-namespace detail {
-
-// Ids of the variables CSE introduces, distinct from any lambda's closure type: numbered, not
-// named by the subtrees they hold, because every evaluator function is named with its frame,
-// which spells the Id of each enclosing form. Each region numbers its form above any number
-// it already uses (region_facts: cse_numbers), so a variable never shadows one still in use.
-template <std::size_t K>
-struct cse_variable {};
-
-}  // namespace detail
-
 // pow(x, 2) to square(x): x * x in pow's result type, with no call to pow. The exponent is a
 // value, not a type, so the rewrite is a decided if_: `if_(constant true/false, square, pow)`,
 // whose dead branch the evaluator never takes and the optimiser removes; listings show the
@@ -174,32 +163,30 @@ template <std::size_t I>
 struct type_hash<ir::param<I>> : hash_constant<detail::combine({1, I})> {};
 template <class Id, std::size_t K>
 struct type_hash<ir::var<Id, K>> : hash_constant<detail::combine({2, type_hash<Id>::value, K})> {};
-template <std::size_t K>
-struct type_hash<cse_variable<K>> : hash_constant<detail::combine({3, K})> {};
-
-// One more than the number of a CSE variable (0 for any other node).
-template <class N>
-struct cse_number : cassette::detail::size_constant<0> {};
-template <std::size_t K, std::size_t I>
-struct cse_number<ir::var<cse_variable<K>, I>> : cassette::detail::size_constant<K + 1> {};
 
 // What CSE asks of every node of a region, worked out bottom up in one class per node (six
 // classes per node before, one per question: Clang 16's cse on 1,600 calls spent a tenth of its
 // time on them): its region's calls in evaluation order (the callee's, each argument's, then
 // the call itself; a special form is a region of its own, and lists none), its number of nodes
-// (a special form counts one), its hash (type_hash), whether a call in it is impure, one more
-// than the largest number of a CSE variable in it (0 if none), whether it has a special form,
-// and whether it has a constant (same-typed trees then can differ). A special form's last four
-// are its children's, which cse asks again of each of them as a region: the answers are shared.
+// (a special form counts one), its hash (type_hash), whether a call in it is impure, whether it
+// has a special form, and whether it has state: a constant, a special form, a callee or other
+// leaf with members (same-typed trees can then differ; a tree without state is its type's
+// default value). A special form's impurity is its children's, which cse asks again of each of
+// them as a region: the answers are shared.
+template <class N>
+struct stateless_leaf : cassette::detail::bool_constant<std::is_empty_v<N>> {};
+template <std::size_t I>
+struct stateless_leaf<ir::param<I>> : cassette::detail::true_type {};
+template <class Id, std::size_t K>
+struct stateless_leaf<ir::var<Id, K>> : cassette::detail::true_type {};
 template <class N>
 struct region_facts {  // a leaf, or a callee that is not an expression
     using calls = boost::mp11::mp_list<>;
     using count = cassette::detail::size_constant<1>;
     using hash = type_hash<N>;
     using impure = cassette::detail::false_type;
-    using cse_numbers = cse_number<N>;
     using forms = cassette::detail::false_type;
-    using constants = ir::is_constant_node<N>;
+    using state = cassette::detail::bool_constant<!stateless_leaf<N>::value>;
 };
 
 // A special form's, from its children's, each staged as a body of its own (call_height counts
@@ -213,9 +200,8 @@ struct form_facts<N, boost::mp11::mp_list<C...>> {
     using count = cassette::detail::size_constant<1>;
     using hash = type_hash<N>;
     using impure = cassette::detail::bool_constant<(region_facts<C>::impure::value || ...)>;
-    using cse_numbers = cassette::detail::size_constant<cassette::detail::max_of(region_facts<C>::cse_numbers::value...)>;
     using forms = cassette::detail::true_type;
-    using constants = cassette::detail::bool_constant<(region_facts<C>::constants::value || ...)>;
+    using state = cassette::detail::true_type;
 };
 template <ir::form_node N>
 struct region_facts<N> : form_facts<N, ir::children_of<N>> {};
@@ -229,10 +215,8 @@ struct region_facts<ir::call<F, A...>> {
     using hash = hash_constant<detail::combine({4, region_facts<F>::hash::value, region_facts<A>::hash::value...})>;
     using impure = cassette::detail::bool_constant<!detail::pure_callee<F, sizeof...(A)>() || region_facts<F>::impure::value ||
                                                    (region_facts<A>::impure::value || ...)>;
-    using cse_numbers = cassette::detail::size_constant<cassette::detail::max_of(region_facts<F>::cse_numbers::value,
-                                                                                 region_facts<A>::cse_numbers::value...)>;
     using forms = cassette::detail::bool_constant<region_facts<F>::forms::value || (region_facts<A>::forms::value || ...)>;
-    using constants = cassette::detail::bool_constant<region_facts<F>::constants::value || (region_facts<A>::constants::value || ...)>;
+    using state = cassette::detail::bool_constant<region_facts<F>::state::value || (region_facts<A>::state::value || ...)>;
 };
 
 template <class F, std::size_t Arity>
@@ -246,14 +230,13 @@ constexpr bool pure_callee() {
 template <std::size_t N>
 struct bindings {
     std::array<std::size_t, N> index{};  // into the region's calls: each binding's first occurrence
-    std::array<bool, N> reads{};         // whether its value holds another bound type, and reads it
     std::size_t count = 0;
 };
 
 // The subtrees CSE binds: the largest pure call type calling no self that occurs at least twice
 // in the region, then the largest that still does once its occurrences but the first are gone
 // (the first stays, as the value, so a subtree it shares with the rest is bound too), and so on
-// (ties: the first to occur); listed by first occurrence, the last first. Types are told apart
+// (ties: the first to occur); listed by first occurrence. Types are told apart
 // by their hash, in one constant evaluation: comparing them as types would instantiate a trait
 // for every pair. Two types with one hash could only cost a binding, never change a result: the rewrite
 // replaces the bound type's occurrences, matched as types, and a value bound and read once is
@@ -293,7 +276,6 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
         std::size_t table[slots]{};  // open addressing by hash: a call of each type seen
         for (std::size_t& slot : table) slot = n;
         std::size_t first[n]{};  // the first uncovered occurrence of each call's type
-        bool counted[n]{};       // an occurrence the rewrite meets: in a first occurrence, not in any other
         std::size_t occurrences[n]{};
         // Same-typed calls have the same size, and binding a type removes only smaller calls.
         for (std::size_t group = 0, end = 0; group != candidates; group = end) {
@@ -305,7 +287,6 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
                 while (table[h] != n && hash[table[h]] != hash[i]) h = (h + 1) % slots;
                 if (table[h] == n) table[h] = i;
                 first[i] = table[h];
-                counted[i] = true;
                 ++occurrences[table[h]];
             }
             for (std::size_t p = group; p != end; ++p) {
@@ -320,18 +301,13 @@ constexpr auto choose_bindings(boost::mp11::mp_list<T...>) {
             }
         }
 
-        // Listed by first occurrence, the last first, each with whether it holds a bound type
-        // where the rewrite meets one (a value holds only types whose first occurrence is earlier).
-        bool bound_first[n]{};  // the first occurrence of a bound type
+        // Listed by first occurrence: in evaluation order, so a bound type's value is made after
+        // those of the bound types it holds.
+        bool bound_first[n]{};
         for (std::size_t b = 0; b != chosen.count; ++b) bound_first[chosen.index[b]] = true;
-        std::size_t bound_before[n + 1]{};  // how many occurrences of bound types the rewrite meets before each call
-        for (std::size_t k = 0; k != n; ++k) bound_before[k + 1] = bound_before[k] + (counted[k] && bound_first[first[k]]);
         chosen.count = 0;
-        for (std::size_t i = n; i-- != 0;) {
-            if (!bound_first[i]) continue;
-            chosen.reads[chosen.count] = bound_before[i] != bound_before[i + 1 - calls[i]];
-            chosen.index[chosen.count++] = i;
-        }
+        for (std::size_t i = 0; i != n; ++i)
+            if (bound_first[i]) chosen.index[chosen.count++] = i;
     }
     return chosen;
 }
@@ -364,10 +340,7 @@ struct bound_types<boost::mp11::mp_list<T...>> {
     template <std::size_t... K>
     static auto pick(std::index_sequence<K...>)
         -> boost::mp11::mp_list<decltype(detail::type_at<chosen.index[K]>(all{}))...>;
-    template <std::size_t... K>
-    static auto pick_reads(std::index_sequence<K...>) -> std::integer_sequence<bool, chosen.reads[K]...>;
     using type = decltype(pick(std::make_index_sequence<chosen.count>{}));
-    using reads = decltype(pick_reads(std::make_index_sequence<chosen.count>{}));  // whether each one's value reads another
 };
 
 // The size of the smallest type in a list.
@@ -399,171 +372,269 @@ cassette::detail::false_type is_bound(void const*);
 template <class N, class Bound>
 concept bound_in = decltype(detail::is_bound<N>(static_cast<bound_set<Bound> const*>(nullptr)))::value;
 
-// Whether a node not bound itself is kept whole: a form (its children are regions of their
-// own), a leaf, or a call smaller than every bound type, which holds none (unless its callee is
-// an expression).
+// Whether a node not bound itself holds no bound type: a form (its children are regions of
+// their own), a leaf, a call without state when only bound types with state are sought, or a
+// call smaller than every bound type (unless its callee is an expression).
 template <class N, class Bound>
-concept kept_whole = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) ||
+concept holds_none = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) || !region_facts<N>::state::value ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
 
 // What a subtree's evaluation gives in a frame, as a value.
 template <class N, class Fr>
 using value_type_in = std::remove_cvref_t<decltype(std::declval<Fr const&>().eval(std::declval<N const&>()))>;
 
-// An occurrence of a bound type that holds constants: a use of var<Id, K> if its constants
-// are those the bound value was computed from, else its own expression, evaluated outside the
-// form that binds Id, where the bound values are, so that the compiler instantiates its
-// evaluation once, for the value's.
-template <class Id, std::size_t K, class S>
-struct shared_or_own : ir::symbolic<shared_or_own<Id, K, S>> {
-    bool shared;
-    S own;
-    static constexpr std::string_view name = "shared";
+// A bound type needs an occurrence to make its value from if same-typed trees can differ
+// (state), or if it has no default value to stand for all of them.
+template <class S>
+struct needs_occurrence : cassette::detail::bool_constant<region_facts<S>::state::value || !std::is_default_constructible_v<S>> {};
 
-    template <class Fn>
-    constexpr decltype(auto) visit_children(Fn&& fn) const {
-        return fn(own);
+// Records the first occurrence of each bound type that needs one (Sought...) in a walk of the
+// region that descends only into calls that may hold one. A deep body's staged calls are each
+// walked on their own (Top), lowest first, so that the walk stays within the constant
+// evaluator's depth: not in evaluation order, where any occurrence would do.
+template <class Sought>
+struct first_occurrences;
+template <class... S>
+struct first_occurrences<boost::mp11::mp_list<S...>> {
+    using sought = boost::mp11::mp_list<S...>;
+    cassette::detail::tuple<cassette::detail::made_once<S>...>& first;
+
+    template <bool Top, class N>
+    constexpr void walk(N const& n) const {
+        if constexpr (bound_in<N, sought>) {
+            constexpr std::size_t k = decltype(detail::position_in<cassette::detail::made_once<N>>(first))::value;
+            static_cast<cassette::detail::leaf<k, cassette::detail::made_once<N>>&>(first).value.make(n);
+        }
+        if constexpr (!holds_none<N, sought> && (Top || !ir::detail::is_staged<N>::value)) {
+            if constexpr (ir::expression<decltype(n.fn)>) walk<false>(n.fn);
+            walk_arguments(n.args);
+        }
     }
-    template <class O>
-    constexpr auto with_children(O const& o) const {
-        return shared_or_own<Id, K, O>{{}, shared, o};
+    template <std::size_t... I, class... A>
+    constexpr void walk_arguments(cassette::detail::tuple_impl<std::index_sequence<I...>, A...> const& args) const {
+        (walk<false>(static_cast<cassette::detail::leaf<I, A> const&>(args).value), ...);
     }
 
-    template <class Lister>
-    auto list(Lister& l) const {
-        return shared ? l.operand(ir::var<Id, K>{}) : l.operand(own);
+    template <class R, class... Staged>
+    constexpr void walk_region(R const& region, boost::mp11::mp_list<Staged...> staged) const {
+        auto const where = ir::detail::locate_staged(region, staged);
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
+            (walk<true>(*cassette::detail::get<K>(where)), ...);
+        }(std::index_sequence_for<Staged...>{});
+        if constexpr (!ir::detail::is_staged<R>::value) walk<true>(region);
     }
-
-    template <class Fr>
-    constexpr auto evaluate(Fr const& fr) const -> std::remove_cvref_t<decltype(fr.eval(ir::var<Id, K>{}))> {
-        if (shared) return fr.eval(ir::var<Id, K>{});
-        return fr.template outside<Id>().eval(own);
+    template <class R>
+    constexpr void walk_region(R const& region, boost::mp11::mp_list<>) const {
+        walk<true>(region);
     }
 };
 
-// The top-down rule (see ir::transform) that replaces each occurrence of a bound type S with a
-// use of the variable bound to its value, the value of the first occurrence seen, which it
-// records (a copy: a deep body's stages are rewritten from copies). A class rather than a
-// lambda in cse_region, whose type would name the whole region in every function the walk
-// instantiates. An occurrence inside a larger one replaced is gone with it.
-template <class Bound, std::size_t Number>
-struct uses_of;
-template <class... S, std::size_t Number>
-struct uses_of<boost::mp11::mp_list<S...>, Number> {
-    using bound = boost::mp11::mp_list<S...>;
-    cassette::detail::tuple<cassette::detail::made_once<S>...>& first;
+// Every call in a tree, special forms' children included.
+template <class N>
+struct all_calls;
+template <class N>
+using all_calls_t = typename all_calls<N>::type;
+template <class N>
+struct all_calls {
+    using type = boost::mp11::mp_list<>;
+};
+template <ir::form_node N>
+struct all_calls<N> {
+    using type = boost::mp11::mp_flatten<boost::mp11::mp_transform<all_calls_t, ir::children_of<N>>>;
+};
+template <class F, class... A>
+struct all_calls<ir::call<F, A...>> {
+    using type = boost::mp11::mp_append<typename all_calls<F>::type, typename all_calls<A>::type..., boost::mp11::mp_list<ir::call<F, A...>>>;
+};
 
-    // Any other node is walked into: a viable overload says so, where an overload resolution
-    // that failed would have Clang write out why (see ir::descend).
-    template <class N>
-    ir::descend before(N const&) const;  // only named in decltype
+// Where the value of a call is held: its bound type's slot, found by the type's hash, and
+// whether an occurrence is compared with the one the value was made from. A class per hash and
+// slot that the form's frame types name: naming the bound types themselves would spell each of
+// them in the name of every function evaluated in the region. No other call of the region has
+// a bound type's hash (told_apart), and each special form's children are regions of their own
+// (own_region), so the hash names the type wherever it is asked.
+template <std::uint64_t H, std::size_t Slot, bool Compares>
+struct hash_slot {};
+template <class... H>
+struct hash_slots : H... {};
+template <std::size_t Slot, bool Compares>
+struct slot_found {
+    enum : std::size_t { slot = Slot };
+    enum : bool { compares = Compares };
+};
+template <std::uint64_t H, std::size_t Slot, bool Compares>
+slot_found<Slot, Compares> slot_of_hash(hash_slot<H, Slot, Compares> const*);  // only named in decltype
+template <std::uint64_t H>
+slot_found<std::size_t(-1), false> slot_of_hash(void const*);
+template <class Slots, class N>
+struct slot_in : decltype(detail::slot_of_hash<region_facts<N>::hash::value>(static_cast<Slots const*>(nullptr))) {};
 
+// Whether no call of a region shares a hash with a bound type it is not: a collision would
+// read another type's value.
+template <class Slots, class Bound, class T, std::size_t Slot = slot_in<Slots, T>::slot>
+struct names_its_slot : cassette::detail::bool_constant<std::is_same_v<T, decltype(detail::type_at<Slot>(Bound{}))>> {};
+template <class Slots, class Bound, class T>
+struct names_its_slot<Slots, Bound, T, std::size_t(-1)> : cassette::detail::true_type {};
+template <class Slots, class Bound, class... T>
+constexpr bool told_apart(boost::mp11::mp_list<T...>) {
+    bool const named[] = {names_its_slot<Slots, Bound, T>::value...};  // not a fold: Clang nests one no deeper than 256
+    for (bool const n : named)
+        if (!n) return false;
+    return true;
+}
+
+// What a region's frame reads its held values from: each bound type's value, and the
+// occurrence it was made from. Reached by pointers to a base, so that the frame's type names
+// neither the values' types (worked out in that frame) nor the bound types.
+template <std::size_t Count>
+struct held_state {
+    cassette::detail::slot_base const* values[Count];
+    ir::node_base const* made_from[Count];
+};
+
+// The Id a region's frame binds its held values with (see cassette::detail::sharing_of).
+template <class Slots>
+struct held_by_cse {
+    using holds_values = void;
     template <class N>
-        requires(bound_in<N, bound> || kept_whole<N, bound>)
-    constexpr auto before(N const& s) const {
-        if constexpr (!bound_in<N, bound>) {
-            return s;  // kept whole
+    using holds = cassette::detail::bool_constant<slot_in<Slots, N>::slot != std::size_t(-1)>;
+
+    // An occurrence whose constants or callees differ from those its bound type's value was
+    // made from is computed as that value was, by the same instantiation.
+    template <class N, class Fr>
+    CASSETTE_INLINE static constexpr decltype(auto) read(N const& n, Fr const& fr) {
+        using found = slot_in<Slots, N>;
+        using value_type = std::remove_cvref_t<typename cassette::detail::computed_result<N, typename cassette::detail::early_frame<Fr>::type>::type>;
+        auto const& held = fr.template values_of<held_by_cse>();
+        auto const& value =
+            cassette::detail::held_value(static_cast<cassette::detail::value_storage<value_type> const&>(*held.values[found::slot]));
+        if constexpr (!found::compares) {
+            return value;
         } else {
-            constexpr std::size_t k = decltype(detail::position_in<cassette::detail::made_once<N>>(first))::value;
-            cassette::detail::made_once<N>& f = static_cast<cassette::detail::leaf<k, cassette::detail::made_once<N>>&>(first).value;
-            f.make(s);
-            // The values are evaluated in the order of their first occurrences: the reverse.
-            constexpr std::size_t slot = sizeof...(S) - 1 - k;
-            if constexpr (region_facts<N>::constants::value)
-                return shared_or_own<cse_variable<Number>, slot, N>{{}, ir::equal(s, f.value), s};
-            else
-                return ir::var<cse_variable<Number>, slot>{};
+            if (ir::equal(n, static_cast<N const&>(*held.made_from[found::slot]))) return value_type(value);
+            return value_type(cassette::detail::engine::make(n, fr));
         }
     }
 };
 
-// The frame a value is evaluated in: outside the form, or inside, where the values before it are.
-template <bool Outside, class Fr, class Inside>
-constexpr auto const& frame_for(Fr const& outside, Inside const& inside) {
-    if constexpr (Outside)
-        return outside;
-    else
-        return inside;
-}
+template <class R>
+constexpr auto cse_region(R const& region);
 
-// The values CSE binds in one region, in the order of their first occurrences, then the
-// region's body, with the i-th bound to var<cse_variable<K>, i>: one form for all of a region's
-// bindings. With a let per binding, the evaluator instantiated each value in a frame of its
-// own, and every node of the body in a frame that spelled each binding's Id and type. A value
-// may read those before it: each is made in turn, in storage the form's frame reads from the
-// start, so each has the type of the subtree it replaces (in Originals) evaluated outside the
-// form. A value that reads none is that subtree itself, and is evaluated there too, as an
-// occurrence that is not shared is (shared_or_own): both are then one instantiation.
-template <std::size_t K, class Body, class Originals, class... S>
-struct shared_values : ir::symbolic<shared_values<K, Body, Originals, S...>> {
-    cassette::detail::tuple<S...> values;
+// A region's body with the values of its bound types S... (each made, in order, from an
+// occurrence: made_from), which its evaluation makes first and then reads wherever it meets
+// one of those types. The body is the region's as written: rewriting it instead, to read each
+// value through a variable, made a type for every call above a bound one, and evaluated that.
+template <class Body, class Slots, class... S>
+struct held_values : ir::symbolic<held_values<Body, Slots, S...>> {
     Body body;
+    cassette::detail::tuple<S...> made_from;
     static constexpr std::string_view name = "let";
 
     template <class Fn>
     constexpr decltype(auto) visit_children(Fn&& fn) const {
-        return boost::hana::unpack(values, [&](S const&... v) -> decltype(auto) { return fn(v..., body); });
+        return fn(body);
     }
-    template <class... C>
-    constexpr auto with_children(C const&... c) const {
-        cassette::detail::tuple<C const&...> const all{{c}...};
-        return [&]<std::size_t... I>(std::index_sequence<I...>) {
-            using children = boost::mp11::mp_list<C...>;
-            return shared_values<K, boost::mp11::mp_back<children>, Originals, boost::mp11::mp_at_c<children, I>...>{
-                {}, {{cassette::detail::get<I>(all)}...}, cassette::detail::get<sizeof...(S)>(all)};
-        }(std::index_sequence_for<S...>{});
+    // A body another pass has changed reads the same values, wherever it holds their types
+    // (in a special form the pass made too: strength_reduction's decided if_). Its calls, at any
+    // depth, are checked against the values' hashes as the region's were.
+    template <class B>
+    constexpr auto with_children(B const& b) const {
+        if constexpr (!std::is_same_v<B, Body>)
+            static_assert(detail::told_apart<Slots, indexed_types<std::index_sequence_for<S...>, S...> const*>(typename all_calls<B>::type{}),
+                          "cassette: two different subtrees of a body have one hash in cse; please report it.");
+        return held_values<B, Slots, S...>{{}, b, made_from};
     }
 
-    // Listed as lets are: each value's statements, then the body reading them.
+    // Listed as a let is: each value's statements, then the body reading them.
     template <class Lister>
     auto list(Lister& l) const {
-        return l.template with_values<cse_variable<K>>(values, [&] { return l.operand(body); });
+        return l.with_held(made_from, [&] { return l.operand(body); });
+    }
+
+    // The values are made in order, each reading those made before it; then the body reads them.
+    template <class Fr>
+    constexpr auto evaluate(Fr const& fr) const {
+        [[maybe_unused]] auto const form = fr.region(region_kind::let);
+        held_state<sizeof...(S)> held{};
+        auto const inside = fr.template bind<held_by_cse<Slots>>(held);
+        using inside_frame = std::remove_const_t<decltype(inside)>;
+        return [&]<std::size_t... I>(std::index_sequence<I...>) {
+            cassette::detail::tuple<cassette::detail::value_storage<
+                std::remove_cvref_t<typename cassette::detail::computed_result<S, inside_frame>::type>>...>
+                values{};
+            ((held.values[I] = &cassette::detail::get<I>(values), held.made_from[I] = &cassette::detail::get<I>(made_from)), ...);
+            (cassette::detail::get<I>(values).make(cassette::detail::engine::make(cassette::detail::get<I>(made_from), inside)), ...);
+            return inside.eval(body);
+        }(std::index_sequence_for<S...>{});
+    }
+};
+
+// A special form's child that holds no value of its own: a region all the same, in which the
+// values of the region around the form are not read.
+struct own_region_id {};
+template <class Body>
+struct own_region : ir::symbolic<own_region<Body>> {
+    Body body;
+    static constexpr std::string_view name = "region";
+
+    template <class Fn>
+    constexpr decltype(auto) visit_children(Fn&& fn) const {
+        return fn(body);
+    }
+    template <class B>
+    constexpr auto with_children(B const& b) const {
+        return own_region<B>{{}, b};
+    }
+
+    template <class Lister>
+    auto list(Lister& l) const {
+        return l.without_held([&] { return l.operand(body); });
     }
 
     template <class Fr>
     constexpr auto evaluate(Fr const& fr) const {
-        [[maybe_unused]] auto const form = fr.region(region_kind::let);
-        return evaluate_each(fr, Originals{}, std::index_sequence_for<S...>{});
-    }
-    template <class Fr, class... O, std::size_t... I>
-    constexpr auto evaluate_each(Fr const& fr, boost::mp11::mp_list<O...>, std::index_sequence<I...>) const {
-        cassette::detail::tuple<cassette::detail::value_storage<value_type_in<O, Fr>>...> slots{};
-        auto const inside = fr.template bind<cse_variable<K>>(slots);
-        (cassette::detail::get<I>(slots).make(detail::frame_for<std::is_same_v<S, O>>(fr, inside).eval(cassette::detail::get<I>(values))), ...);
-        return inside.eval(body);
+        cassette::detail::tuple<> const none{};
+        return fr.template bind<own_region_id>(none).eval(body);
     }
 };
 
-// A bound type's value: its first occurrence, with the bound types in it read from their
-// values where it has any (Reads).
-template <bool Reads, class S, class Rule>
-constexpr auto value_from(S const& first, Rule const& rule) {
-    if constexpr (Reads)
-        return ir::map_children(first, [&](auto const& child) { return ir::transform(child, rule); });
+template <class N>
+inline constexpr bool cse_output = false;
+template <class Body, class Slots, class... S>
+inline constexpr bool cse_output<held_values<Body, Slots, S...>> = true;
+template <class Body>
+inline constexpr bool cse_output<own_region<Body>> = true;
+
+// A bound type's occurrence to make its value from: the first one, if it needs one, else its
+// default value.
+template <class S, class First>
+constexpr S made_from(First const& first) {
+    if constexpr (needs_occurrence<S>::value)
+        return cassette::detail::get<decltype(detail::position_in<cassette::detail::made_once<S>>(first))::value>(first).value;
     else
-        return first;
+        return S{};
 }
 
-// Binds each repeated subtree (choose_bindings) once at the region's root, in one walk, then
-// rewrites the values, the last to occur first: a value's rewrite records the bound types met
-// only inside it, which occur earlier. Same-typed subtrees are the same expression unless their
-// constants differ: such an occurrence keeps its own expression (shared_or_own).
-template <class R, class... S, std::size_t... I, bool... Reads>
-constexpr auto bind_region(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>, std::integer_sequence<bool, Reads...>) {
+template <class Slots, class R, class... Sought, class... S>
+constexpr auto hold_from(R const& region, boost::mp11::mp_list<Sought...>, boost::mp11::mp_list<S...>) {
+    cassette::detail::tuple<cassette::detail::made_once<Sought>...> first{};
+    if constexpr (sizeof...(Sought) != 0)
+        first_occurrences<boost::mp11::mp_list<Sought...>>{first}.walk_region(region, typename cassette::detail::staged_calls<R>::type{});
+    return held_values<R, Slots, S...>{{}, region, {{detail::made_from<S>(first)}...}};
+}
+
+// Holds the values of a region's repeated subtrees (choose_bindings).
+template <class R, class... S, std::size_t... I>
+constexpr auto hold_values(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>) {
     if constexpr (sizeof...(S) == 0) {
         return region;
     } else {
-        using bound = boost::mp11::mp_list<S...>;
-        constexpr std::size_t number = region_facts<R>::cse_numbers::value;
-        cassette::detail::tuple<cassette::detail::made_once<S>...> first{};
-        uses_of<bound, number> const rule{first};
-        auto const uses = ir::transform(region, rule);
-        cassette::detail::tuple<decltype(detail::value_from<Reads>(cassette::detail::get<I>(first).value, rule))...> const values{
-            {detail::value_from<Reads>(cassette::detail::get<I>(first).value, rule)}...};
-        constexpr std::size_t last = sizeof...(S) - 1;
-        return shared_values<number, std::remove_const_t<decltype(uses)>, boost::mp11::mp_reverse<bound>,
-                             std::remove_cvref_t<decltype(cassette::detail::get<last - I>(values))>...>{
-            {}, {{cassette::detail::get<last - I>(values)}...}, uses};
+        using slots = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
+        using bound = indexed_types<std::index_sequence_for<S...>, S...> const*;
+        static_assert(detail::told_apart<slots, bound>(typename region_facts<R>::calls{}),
+                      "cassette: two different subtrees of a body have one hash in cse; please report it.");
+        return detail::hold_from<slots>(region, boost::mp11::mp_copy_if<boost::mp11::mp_list<S...>, needs_occurrence>{},
+                                        boost::mp11::mp_list<S...>{});
     }
 }
 
@@ -571,9 +642,22 @@ template <class R>
 constexpr auto cse_region(R const& region) {
     // The region's facts asked of its staged calls first (cassette::detail::call_height).
     static_assert(cassette::detail::stage_for<region_facts, R>::value);
-    using bound = bound_types<typename region_facts<R>::calls>;
-    return detail::bind_region(region, typename bound::type{}, std::make_index_sequence<boost::mp11::mp_size<typename bound::type>::value>{},
-                               typename bound::reads{});
+    using bound = typename bound_types<typename region_facts<R>::calls>::type;
+    return detail::hold_values(region, bound{}, std::make_index_sequence<boost::mp11::mp_size<bound>::value>{});
+}
+
+// A special form's child, a region of its own: own_region if it has calls but holds no value.
+template <class R>
+constexpr auto form_region(R const& child) {
+    if constexpr (cse_output<R> || boost::mp11::mp_empty<typename region_facts<R>::calls>::value) {
+        return child;
+    } else {
+        auto const region = detail::cse_region(child);
+        if constexpr (cse_output<std::remove_const_t<decltype(region)>>)
+            return region;
+        else
+            return own_region<R>{{}, child};
+    }
 }
 
 }  // namespace detail
@@ -585,9 +669,9 @@ constexpr auto cse_region(R const& region) {
 struct cse_t {
     struct rule {
         template <class N>
-            requires ir::special_form_of<N>::value
+            requires(ir::special_form_of<N>::value && !detail::cse_output<N>)
         constexpr auto operator()(N const& n) const {
-            return ir::map_children(n, [](auto const& child) { return detail::cse_region(child); });
+            return ir::map_children(n, [](auto const& child) { return detail::form_region(child); });
         }
     };
 

@@ -273,8 +273,9 @@ constexpr auto rewrite_from(Expr const& e, Rule const& rule, Where const& where,
     }
 }
 
-template <class Expr, class Rule, class... S>
-constexpr auto rewrite_staged(Expr const& e, Rule const& rule, boost::mp11::mp_list<S...>) {
+// Where each of a deep body's staged calls S... is, in the order staged_calls lists them.
+template <class Expr, class... S>
+constexpr auto locate_staged(Expr const& e, boost::mp11::mp_list<S...>) {
     constexpr std::size_t n = sizeof...(S);
     cassette::detail::tuple<S const*...> where{};
     if constexpr (is_staged<Expr>::value)
@@ -286,7 +287,12 @@ constexpr auto rewrite_staged(Expr const& e, Rule const& rule, boost::mp11::mp_l
         constexpr std::size_t counts[] = {staged_count<S>::value...};
         (detail::locate<n - J - counts[n - 1 - J], true>(*cassette::detail::get<n - 1 - J>(where), where), ...);
     }(std::make_index_sequence<n>{});
-    return detail::rewrite_from<0, boost::mp11::mp_list<S...>>(e, rule, where, no_table{});
+    return where;
+}
+
+template <class Expr, class Rule, class... S>
+constexpr auto rewrite_staged(Expr const& e, Rule const& rule, boost::mp11::mp_list<S...> staged) {
+    return detail::rewrite_from<0, boost::mp11::mp_list<S...>>(e, rule, detail::locate_staged(e, staged), no_table{});
 }
 
 }  // namespace detail

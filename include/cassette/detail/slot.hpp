@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // Storage for values made after the object holding them, in turn: what a form binds when its
-// values read the ones before them (passes::cse), and how a variable reads it.
+// values read the ones before them (passes::cse), and how a variable or the form reads it.
 #pragma once
 
 #include <cassette/detail/config.hpp>  // std::construct_at, std::destroy_at
@@ -11,8 +11,9 @@ namespace cassette::detail {
 
 // Storage for a T made later than the object holding it: a member of a union, so that the type
 // needs no default value. Never destroyed here: nothing says whether it was made.
+struct slot_base {};  // what a form holding values of several types points to them by (passes::cse)
 template <class T>
-struct value_slot {
+struct value_slot : slot_base {
     union {
         T value;
     };
@@ -26,10 +27,9 @@ struct value_slot {
     }
 };
 
-// A T made at most once, destroyed with the object holding it if it was: a bound type's first
-// occurrence, copied (a deep body's stages are rewritten from copies of its subtrees, which its
-// pointers would outlive), and a bound value that needs destroying. Not a std::optional, whose
-// classes cost GCC 12 6% of cse's allocations on 1,600 calls.
+// A T made at most once, destroyed with the object holding it if it was: the first occurrence
+// of a type cse holds the value of, found by a walk, and a held value that needs destroying.
+// Not a std::optional, whose classes cost GCC 12 6% of cse's allocations on 1,600 calls.
 template <class T>
 struct made_once : value_slot<T> {
     bool made = false;
