@@ -502,6 +502,28 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
           "  return %7\n");
 }
 
+inline constexpr auto cse_then_strength = passes::compose(passes::cse, passes::strength_reduction);
+
+TEST_CASE("a pass after cse keeps its values, in the special forms it makes too", "[passes]") {
+    // strength_reduction puts each pow(r2, 0.5) into a decided if_; the calls in it still read
+    // the values cse holds.
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        auto r2 = x * x + y * y;
+        return cassette::sin(r2) * cassette::pow(r2, 0.5) + cassette::sin(r2) / (1.0 + cassette::pow(r2, 0.5));
+    });
+    double const x = 0.3, y = 0.9;
+    double const r2 = x * x + y * y, root = std::pow(r2, 0.5);
+    counter plain;
+    with_pass<cse_then_strength> both;
+    double const shared = cassette::overdub(both, g, x, y);
+    CHECK(shared == cassette::overdub(plain, g, x, y));  // bit for bit: the same calls, fewer times
+    CHECK(shared == Approx(std::sin(r2) * root + std::sin(r2) / (1.0 + root)));
+    // By hand: r2 is three calls, used four times; sin and pow twice each; then *, +, / and +.
+    CHECK(plain.calls == 3 * 4 + 2 + 2 + 4);
+    // Shared: r2, sin and pow once each.
+    CHECK(both.calls == 3 + 1 + 1 + 4);
+}
+
 TEST_CASE("cse shares a subtree between the values it binds and the rest of the region", "[passes]") {
     // a = sin(x) * y is bound; sin(x) is in a's value and once more on its own: bound too, and
     // a's value reads it.
