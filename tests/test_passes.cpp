@@ -502,6 +502,17 @@ TEST_CASE("cse shares a region's repeated subtrees in one form, inside a recursi
           "  return %7\n");
 }
 
+TEST_CASE("cse holds a value that its last call reads out of a value made on the way", "[passes][regression]") {
+    // make(x, y)[0] twice: the held value's getindex refers into the array make returned, which
+    // is gone once the value is made; the value must be a copy (it once read a dead array).
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        return cassette::make<std::array<double, 2>>(x, y)[0] * cassette::make<std::array<double, 2>>(x, y)[0];
+    });
+    with_pass<passes::cse> merged;
+    CHECK(cassette::overdub(merged, g, -1.25, 0.5) == 1.5625);  // (-1.25)^2
+    CHECK(merged.calls == 3);                                  // make, [], *: each once
+}
+
 inline constexpr auto cse_then_strength = passes::compose(passes::cse, passes::strength_reduction);
 
 TEST_CASE("a pass after cse keeps its values, in the special forms it makes too", "[passes]") {

@@ -648,13 +648,15 @@ struct engine {
 
     // A call's value computed, not read where a form holds it (passes::cse makes the values it
     // holds so): its arguments read as anywhere.
+    // The lambda returns the declared type, as eval does: a value where the result refers into
+    // the arguments' values, which are gone when it returns.
     template <class F, class... Args, class Fr>
     CASSETTE_INLINE static constexpr auto make(ir::call<F, Args...> const& n, Fr const& fr) ->
         typename computed_result<ir::call<F, Args...>, typename early_frame<Fr>::type>::type {
+        using result = computed_result<ir::call<F, Args...>, typename early_frame<Fr>::type>;
         decltype(auto) g = engine::callee(n.fn, fr);
-        return [&]<std::size_t... I>(std::index_sequence<I...>) CASSETTE_INLINE_LAMBDA -> decltype(auto) {
-            typename computed_result<ir::call<F, Args...>, typename early_frame<Fr>::type>::values_type const values{
-                {fr.eval(detail::get<I>(n.args))}...};
+        return [&]<std::size_t... I>(std::index_sequence<I...>) CASSETTE_INLINE_LAMBDA -> typename result::type {
+            typename result::values_type const values{{fr.eval(detail::get<I>(n.args))}...};
             return engine::hooked(fr.ref, g, detail::get<I>(values)...);
         }(std::index_sequence_for<Args...>{});
     }
