@@ -444,7 +444,7 @@ struct all_calls<N> {
 };
 template <class F, class... A>
 struct all_calls<ir::call<F, A...>> {
-    using type = boost::mp11::mp_append<typename all_calls<F>::type, typename all_calls<A>::type..., boost::mp11::mp_list<ir::call<F, A...>>>;
+    using type = typename calls_then<ir::call<F, A...>, typename all_calls<F>::type, typename all_calls<A>::type...>::type;
 };
 
 // Where the value of a call is held: its bound type's slot, found by the type's hash, and
