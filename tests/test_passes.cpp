@@ -126,8 +126,33 @@ struct logger {
     }
 };
 
+// An empty callable with no default value: a tree that calls it has state, as one with a
+// constant has.
+struct scale {
+    constexpr explicit scale(int) {}
+    constexpr double operator()(double v) const { return 2 * v; }
+};
+
+// Two pure callables given one hash, as two types' names could hash alike.
+struct plus_one {
+    constexpr double operator()(double v) const { return v + 1; }
+};
+struct times_two {
+    constexpr double operator()(double v) const { return v * 2; }
+};
+
 }  // namespace pass_tests
 
+template <>
+struct cassette::passes::detail::type_hash<pass_tests::plus_one> : hash_constant<42> {};
+template <>
+struct cassette::passes::detail::type_hash<pass_tests::times_two> : hash_constant<42> {};
+template <>
+inline constexpr bool cassette::passes::is_pure<pass_tests::plus_one> = true;
+template <>
+inline constexpr bool cassette::passes::is_pure<pass_tests::times_two> = true;
+template <>
+inline constexpr bool cassette::passes::is_pure<pass_tests::scale> = true;
 template <>
 inline constexpr bool cassette::passes::is_pure<pass_tests::ramp_t> = true;
 template <>
@@ -533,6 +558,64 @@ TEST_CASE("a pass after cse keeps its values, in the special forms it makes too"
     CHECK(plain.calls == 3 * 4 + 2 + 2 + 4);
     // Shared: r2, sin and pow once each.
     CHECK(both.calls == 3 + 1 + 1 + 4);
+}
+
+inline constexpr auto cse_then_cos = passes::compose(passes::cse, passes::replace(cassette::sin, cassette::cos));
+struct sines_counted : counter {
+    static constexpr auto pass = cse_then_cos;
+    int sines = 0;
+    using counter::prehook;
+    void prehook(op::sin_t const&, double) { ++sines, ++calls; }
+};
+
+TEST_CASE("a pass after cse rewrites the values cse holds too", "[passes]") {
+    // sin(x) * y twice: cse holds sin(x) * y; replace then makes every sin a cos, in the value
+    // too, which is still held: cos, * and the last * once each, and no sin at all.
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        return (cassette::sin(x) * y) * (cassette::sin(x) * y);
+    });
+    sines_counted c;
+    double const value = std::cos(0.4) * 1.5;
+    CHECK(cassette::overdub(c, g, 0.4, 1.5) == value * value);
+    CHECK(c.sines == 0);
+    CHECK(c.calls == 3);
+}
+
+TEST_CASE("a value cse holds that a later pass makes a form is held as cse made it, while the body calls it", "[passes]") {
+    // strength_reduction makes each pow(x, 0.5) if_(false, square(x), pow(x, 0.5)): a form,
+    // whose live branch calls pow(x, 0.5), which reads the value cse made.
+    constexpr auto g = cassette::function<"g">([](auto x) { return cassette::pow(x, 0.5) + cassette::pow(x, 0.5); });
+    with_pass<cse_then_strength> both;
+    CHECK(cassette::overdub(both, g, 2.25) == 3.0);  // 1.5 + 1.5
+    CHECK(both.calls == 2);                         // pow once, then +
+}
+
+TEST_CASE("cse tells a zero from a negative zero", "[passes][regression]") {
+    // x * 0.0 and x * -0.0 have one type; 1 / (2 * 0.0) is +inf, 1 / (2 * -0.0) is -inf.
+    constexpr auto g = cassette::function<"g">([](auto x) { return 1.0 / (x * 0.0) - 1.0 / (x * -0.0); });
+    with_pass<passes::cse> merged;
+    CHECK(std::isinf(cassette::overdub(merged, g, 2.0)));  // inf - -inf, where one value for both gives NaN
+    CHECK(cassette::overdub(merged, g, 2.0) > 0);
+}
+
+TEST_CASE("cse holds a call of an empty callee with no default value", "[passes][regression]") {
+    constexpr auto g = cassette::function<"g">([](auto x) {
+        return cassette::sin(cassette::call(scale{1}, x)) + cassette::cos(cassette::call(scale{1}, x));
+    });
+    with_pass<passes::cse> merged;
+    CHECK(cassette::overdub(merged, g, 0.25) == std::sin(0.5) + std::cos(0.5));
+    CHECK(merged.calls == 4);  // scale once; sin, cos and +
+}
+
+TEST_CASE("cse holds no value whose hash another call of its region has", "[passes]") {
+    // plus_one(x) twice would be held, but times_two(x) has its hash and would read its value:
+    // nothing is held, and every call is made.
+    constexpr auto g = cassette::function<"g">([](auto x) {
+        return cassette::call(plus_one{}, x) * cassette::call(plus_one{}, x) + cassette::call(times_two{}, x);
+    });
+    with_pass<passes::cse> merged;
+    CHECK(cassette::overdub(merged, g, 3.0) == 4.0 * 4.0 + 6.0);
+    CHECK(merged.calls == 5);
 }
 
 TEST_CASE("cse shares a subtree between the values it binds and the rest of the region", "[passes]") {

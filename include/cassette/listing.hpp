@@ -76,20 +76,6 @@ public:
         vars_.resize(vars_.size() - count);
         return result;
     }
-    // The same with var<Id, K> written as the K-th of values (a tuple), each listed where those
-    // before it are already written so: values that read each other.
-    template <class Id, class Values, class Fn>
-    std::string with_values(Values const& values, Fn&& fn) {
-        std::size_t const outside = vars_.size();
-        boost::hana::unpack(values, [&](auto const&... v) {
-            std::size_t k = 0;
-            (vars_.push_back({detail::type_id<Id>(), k++, operand(v)}), ...);
-        });
-        std::string result = without_held(fn);
-        vars_.resize(outside);
-        return result;
-    }
-
     // fn() with each call equal to one of made_from (a tuple of calls of distinct types) written
     // as the operand that one was listed as, each listed in turn, and no call of an enclosing
     // region so (passes::cse).

@@ -214,8 +214,8 @@ struct frame {
     template <class N>
     CASSETTE_INLINE constexpr auto eval(N const& n) const -> typename staged_result<N, frame>::type;
 
-    // This frame with var<Id, K> reading get<K>(values): a tuple of references, or of the
-    // storage of values made in turn (held_value).
+    // This frame with var<Id, K> reading get<K>(values), a tuple of references (let, fold), or
+    // with what a form that holds values (passes::cse) reads them from.
     template <class Id, class Values>
     CASSETTE_INLINE constexpr auto bind(Values const& values) const {
         using bound = decltype(detail::extend<Id>(scope, values));
@@ -633,7 +633,7 @@ struct engine {
 
     template <class Id, std::size_t K, class Fr>
     CASSETTE_INLINE static constexpr decltype(auto) eval_leaf(ir::var<Id, K> const&, Fr const& fr) {
-        return detail::held_value(detail::get<K>(*detail::get<binding_index<Id, decltype(fr.scope)>::value>(fr.scope.values)));
+        return detail::get<K>(*detail::get<binding_index<Id, decltype(fr.scope)>::value>(fr.scope.values));
     }
 
     template <class F, class Fr>

@@ -170,11 +170,12 @@ struct type_hash<ir::var<Id, K>> : hash_constant<detail::combine({2, type_hash<I
 // the call itself; a special form is a region of its own, and lists none), its number of nodes
 // (a special form counts one), its hash (type_hash), whether a call in it is impure, whether it
 // has a special form, and whether it has state: a constant, a special form, a callee or other
-// leaf with members (same-typed trees can then differ; a tree without state is its type's
-// default value). A special form's impurity is its children's, which cse asks again of each of
-// them as a region: the answers are shared.
+// leaf with members or with no default value (same-typed trees can then differ, or the type has
+// no value of its own; a tree without state is its type's default value). A special form's
+// impurity is its children's, which cse asks again of each of them as a region: the answers
+// are shared.
 template <class N>
-struct stateless_leaf : cassette::detail::bool_constant<std::is_empty_v<N>> {};
+struct stateless_leaf : cassette::detail::bool_constant<std::is_empty_v<N> && std::is_default_constructible_v<N>> {};
 template <std::size_t I>
 struct stateless_leaf<ir::param<I>> : cassette::detail::true_type {};
 template <class Id, std::size_t K>
@@ -238,9 +239,8 @@ struct bindings {
 // (the first stays, as the value, so a subtree it shares with the rest is bound too), and so on
 // (ties: the first to occur); listed by first occurrence. Types are told apart
 // by their hash, in one constant evaluation: comparing them as types would instantiate a trait
-// for every pair. Two types with one hash could only cost a binding, never change a result: the rewrite
-// replaces the bound type's occurrences, matched as types, and a value bound and read once is
-// still the value. Linear in the region's calls, in the steps Clang's constant evaluator counts
+// for every pair. Two types with one hash could only cost a binding, never change a result: a
+// bound type whose hash a call of another type has is not held (collision). Linear in the region's calls, in the steps Clang's constant evaluator counts
 // (at most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
 // arrays: both constant evaluators call std::array's operator[] as a function, and in
 // std::arrays the choice cost twice (Clang 16) and four times (GCC 12) the instructions it
@@ -379,14 +379,10 @@ template <class N, class Bound>
 concept holds_none = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) || !region_facts<N>::state::value ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
 
-// What a subtree's evaluation gives in a frame, as a value.
-template <class N, class Fr>
-using value_type_in = std::remove_cvref_t<decltype(std::declval<Fr const&>().eval(std::declval<N const&>()))>;
-
-// A bound type needs an occurrence to make its value from if same-typed trees can differ
-// (state), or if it has no default value to stand for all of them.
+// A bound type needs an occurrence to make its value from if same-typed trees can differ, or
+// if it has no default value to stand for all of them: both are state (stateless_leaf).
 template <class S>
-struct needs_occurrence : cassette::detail::bool_constant<region_facts<S>::state::value || !std::is_default_constructible_v<S>> {};
+struct needs_occurrence : region_facts<S>::state {};
 
 // Records the first occurrence of each bound type that needs one (Sought...) in a walk of the
 // region that descends only into calls that may hold one. A deep body's staged calls are each
@@ -451,10 +447,11 @@ struct all_calls<ir::call<F, A...>> {
 // whether an occurrence is compared with the one the value was made from. A class per hash and
 // slot that the form's frame types name: naming the bound types themselves would spell each of
 // them in the name of every function evaluated in the region. No other call of the region has
-// a bound type's hash (told_apart), and each special form's children are regions of their own
+// a bound type's hash (collision), and each special form's children are regions of their own
 // (own_region), so the hash names the type wherever it is asked.
 template <std::uint64_t H, std::size_t Slot, bool Compares>
 struct hash_slot {};
+inline constexpr std::size_t no_slot = std::size_t(-1);
 template <class... H>
 struct hash_slots : H... {};
 template <std::size_t Slot, bool Compares>
@@ -465,22 +462,24 @@ struct slot_found {
 template <std::uint64_t H, std::size_t Slot, bool Compares>
 slot_found<Slot, Compares> slot_of_hash(hash_slot<H, Slot, Compares> const*);  // only named in decltype
 template <std::uint64_t H>
-slot_found<std::size_t(-1), false> slot_of_hash(void const*);
+slot_found<no_slot, false> slot_of_hash(void const*);
 template <class Slots, class N>
 struct slot_in : decltype(detail::slot_of_hash<region_facts<N>::hash::value>(static_cast<Slots const*>(nullptr))) {};
 
-// Whether no call of a region shares a hash with a bound type it is not: a collision would
-// read another type's value.
+// The slot of a bound type whose hash a call of the region of another type has, if any (else
+// no_slot): that call would read the bound type's value.
 template <class Slots, class Bound, class T, std::size_t Slot = slot_in<Slots, T>::slot>
 struct names_its_slot : cassette::detail::bool_constant<std::is_same_v<T, decltype(detail::type_at<Slot>(Bound{}))>> {};
 template <class Slots, class Bound, class T>
-struct names_its_slot<Slots, Bound, T, std::size_t(-1)> : cassette::detail::true_type {};
+struct names_its_slot<Slots, Bound, T, no_slot> : cassette::detail::true_type {};
 template <class Slots, class Bound, class... T>
-constexpr bool told_apart(boost::mp11::mp_list<T...>) {
-    bool const named[] = {names_its_slot<Slots, Bound, T>::value...};  // not a fold: Clang nests one no deeper than 256
-    for (bool const n : named)
-        if (!n) return false;
-    return true;
+constexpr std::size_t collision(boost::mp11::mp_list<T...>) {
+    // Arrays, not folds: Clang nests a fold no deeper than 256.
+    bool const named[] = {true, names_its_slot<Slots, Bound, T>::value...};
+    std::size_t const slot[] = {no_slot, slot_in<Slots, T>::slot...};
+    for (std::size_t i = 0; i != sizeof...(T) + 1; ++i)
+        if (!named[i]) return slot[i];
+    return no_slot;
 }
 
 // What a region's frame reads its held values from: each bound type's value, and the
@@ -497,7 +496,7 @@ template <class Slots>
 struct held_by_cse {
     using holds_values = void;
     template <class N>
-    using holds = cassette::detail::bool_constant<slot_in<Slots, N>::slot != std::size_t(-1)>;
+    using holds = cassette::detail::bool_constant<slot_in<Slots, N>::slot != no_slot>;
 
     // An occurrence whose constants or callees differ from those its bound type's value was
     // made from is computed as that value was, by the same instantiation.
@@ -517,8 +516,8 @@ struct held_by_cse {
     }
 };
 
-template <class R>
-constexpr auto cse_region(R const& region);
+template <class B, class... V>
+constexpr auto hold_rewritten(B const& body, cassette::detail::tuple<V...> const& rewritten_then_as_made);
 
 // A region's body with the values of its bound types S... (each made, in order, from an
 // occurrence: made_from), which its evaluation makes first and then reads wherever it meets
@@ -530,19 +529,24 @@ struct held_values : ir::symbolic<held_values<Body, Slots, S...>> {
     cassette::detail::tuple<S...> made_from;
     static constexpr std::string_view name = "let";
 
+    // The body, then the values' occurrences: a pass run after cse rewrites both.
     template <class Fn>
     constexpr decltype(auto) visit_children(Fn&& fn) const {
-        return fn(body);
+        return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+            return fn(body, cassette::detail::get<I>(made_from)...);
+        }(std::index_sequence_for<S...>{});
     }
-    // A body another pass has changed reads the same values, wherever it holds their types
-    // (in a special form the pass made too: strength_reduction's decided if_). Its calls, at any
-    // depth, are checked against the values' hashes as the region's were.
-    template <class B>
-    constexpr auto with_children(B const& b) const {
-        if constexpr (!std::is_same_v<B, Body>)
-            static_assert(detail::told_apart<Slots, indexed_types<std::index_sequence_for<S...>, S...> const*>(typename all_calls<B>::type{}),
-                          "cassette: two different subtrees of a body have one hash in cse; please report it.");
-        return held_values<B, Slots, S...>{{}, b, made_from};
+    // A body another pass has changed reads the values as the pass rewrote them wherever it
+    // holds their types, in a special form the pass made too (strength_reduction's decided if_):
+    // see rewritten_order.
+    template <class B, class... M>
+    constexpr auto with_children(B const& b, M const&... m) const {
+        if constexpr (std::is_same_v<B, Body> && std::is_same_v<boost::mp11::mp_list<M...>, boost::mp11::mp_list<S...>>)
+            return held_values<B, Slots, S...>{{}, b, {{m}...}};
+        else
+            return [&]<std::size_t... I>(std::index_sequence<I...>) {
+                return detail::hold_rewritten(b, cassette::detail::tuple<M..., S...>{{m}..., {cassette::detail::get<I>(made_from)}...});
+            }(std::index_sequence_for<S...>{});
     }
 
     // Listed as a let is: each value's statements, then the body reading them.
@@ -557,7 +561,7 @@ struct held_values : ir::symbolic<held_values<Body, Slots, S...>> {
         [[maybe_unused]] auto const form = fr.region(region_kind::let);
         held_state<sizeof...(S)> held{};
         auto const inside = fr.template bind<held_by_cse<Slots>>(held);
-        using inside_frame = std::remove_const_t<decltype(inside)>;
+        using inside_frame = typename cassette::detail::early_frame<std::remove_const_t<decltype(inside)>>::type;  // as read names it
         return [&]<std::size_t... I>(std::index_sequence<I...>) {
             cassette::detail::tuple<cassette::detail::value_storage<
                 std::remove_cvref_t<typename cassette::detail::computed_result<S, inside_frame>::type>>...>
@@ -591,8 +595,9 @@ struct own_region : ir::symbolic<own_region<Body>> {
         return l.without_held([&] { return l.operand(body); });
     }
 
+    // What the body gives, a reference too: the frame binds nothing it could refer to.
     template <class Fr>
-    constexpr auto evaluate(Fr const& fr) const {
+    constexpr decltype(auto) evaluate(Fr const& fr) const {
         cassette::detail::tuple<> const none{};
         return fr.template bind<own_region_id>(none).eval(body);
     }
@@ -631,11 +636,69 @@ constexpr auto hold_values(R const& region, boost::mp11::mp_list<S...>, std::ind
     } else {
         using slots = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
         using bound = indexed_types<std::index_sequence_for<S...>, S...> const*;
-        static_assert(detail::told_apart<slots, bound>(typename region_facts<R>::calls{}),
-                      "cassette: two different subtrees of a body have one hash in cse; please report it.");
-        return detail::hold_from<slots>(region, boost::mp11::mp_copy_if<boost::mp11::mp_list<S...>, needs_occurrence>{},
-                                        boost::mp11::mp_list<S...>{});
+        constexpr std::size_t taken = detail::collision<slots, bound>(typename region_facts<R>::calls{});
+        if constexpr (taken == no_slot) {
+            return detail::hold_from<slots>(region, boost::mp11::mp_copy_if<boost::mp11::mp_list<S...>, needs_occurrence>{},
+                                            boost::mp11::mp_list<S...>{});
+        } else {  // a type whose hash another call has is not held: a collision costs a value, not a result
+            using kept = boost::mp11::mp_erase_c<boost::mp11::mp_list<S...>, taken, taken + 1>;
+            return detail::hold_values(region, kept{}, std::make_index_sequence<sizeof...(S) - 1>{});
+        }
     }
+}
+
+// The values a pass run after cse rewrote (the first half of V...), for the body it rewrote
+// (its calls: Calls): each that is still a call; else, if the body still has calls of its type,
+// the value as cse made it (the second half: strength_reduction turns pow(x, 0.5) into an if_
+// whose live branch calls it; the evaluator reads no form's value), else none. Each type once,
+// smallest first, so that each value reads only values made before it.
+template <class Calls, class... V>
+consteval auto rewritten_order() {
+    constexpr std::size_t n = sizeof...(V) / 2;
+    bool const call[] = {cassette::detail::is(ir::node_kind_of<V>::value, ir::node_kind::call)...};
+    bool const occurs[] = {boost::mp11::mp_contains<Calls, V>::value...};
+    std::uint64_t const hash[] = {region_facts<V>::hash::value...};
+    std::size_t const size[] = {region_facts<V>::count::value...};
+    bindings<n> kept;
+    for (std::size_t k = 0; k != n; ++k) {
+        std::size_t const i = call[k] ? k : n + k;
+        bool first = call[i] && (i == k || occurs[i]);
+        for (std::size_t j = 0; j != kept.count; ++j) first = first && hash[kept.index[j]] != hash[i];
+        if (!first) continue;
+        std::size_t at = kept.count++;
+        for (; at != 0 && size[kept.index[at - 1]] > size[i]; --at) kept.index[at] = kept.index[at - 1];
+        kept.index[at] = i;
+    }
+    return kept;
+}
+// Holds the values K... of those rewritten for a body, but any whose hash a call of the body of
+// another type has, at any depth: the pass may have put calls into forms of its own, which read
+// the values too.
+template <class B, class... M, std::size_t... K>
+constexpr auto hold_kept(B const& body, cassette::detail::tuple<M...> const& values, boost::mp11::mp_list<boost::mp11::mp_size_t<K>...>) {
+    if constexpr (sizeof...(K) == 0) {
+        return body;
+    } else {
+        using all = indexed_types<std::index_sequence_for<M...>, M...> const*;
+        using held = boost::mp11::mp_list<decltype(detail::type_at<K>(all{}))...>;
+        return [&]<std::size_t... I, class... S>(std::index_sequence<I...>, boost::mp11::mp_list<S...>) {
+            using slots = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
+            using bound = indexed_types<std::index_sequence<I...>, S...> const*;
+            constexpr std::size_t taken = detail::collision<slots, bound>(typename all_calls<B>::type{});
+            if constexpr (taken == no_slot) {
+                return held_values<B, slots, S...>{{}, body, {{cassette::detail::get<K>(values)}...}};
+            } else {  // a collision costs a value, not a result
+                return detail::hold_kept(body, values, boost::mp11::mp_erase_c<boost::mp11::mp_list<boost::mp11::mp_size_t<K>...>, taken, taken + 1>{});
+            }
+        }(std::index_sequence_for<decltype(detail::type_at<K>(all{}))...>{}, held{});
+    }
+}
+template <class B, class... V>
+constexpr auto hold_rewritten(B const& body, cassette::detail::tuple<V...> const& values) {
+    constexpr auto kept = detail::rewritten_order<typename all_calls<B>::type, V...>();
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        return detail::hold_kept(body, values, boost::mp11::mp_list<boost::mp11::mp_size_t<kept.index[J]>...>{});
+    }(std::make_index_sequence<kept.count>{});
 }
 
 template <class R>
@@ -685,5 +748,6 @@ struct cse_t {
     }
 };
 inline constexpr cse_t cse{};
+
 
 }  // namespace cassette::passes

@@ -10,7 +10,9 @@
 #include <boost/hana/unpack.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -50,7 +52,7 @@ constexpr auto map_children(N const& n, Fn const& fn) {
 // not viable for it. A rule that needs `before` for a few nodes among many can add an overload
 // for every node that returns this: Clang 16 writes out a note on every candidate of a call
 // that finds no viable one, even where it only asks whether the call is valid, spelling the
-// node's whole type (cse's pass on 800 calls: 4% of Clang's instructions).
+// node's whole type (a rule cse once had, on 800 calls: 4% of Clang's instructions).
 struct descend {};
 
 namespace detail {
@@ -61,8 +63,8 @@ concept replacement = !std::is_same_v<T, descend>;
 // Whether a rule has a call operator at all, asked once per rule type (a call operator of this
 // base and one of the rule's make the name ambiguous), so that a rule with only `before` is not
 // asked of every node whether it takes it: Clang 16 writes out why it does not, spelling the
-// rule's type (cse's names every subtree it binds; its pass on 800 calls: 4% of Clang's
-// instructions).
+// rule's type (a rule cse once had named every subtree it bound: 4% of Clang's instructions
+// for its pass on 800 calls).
 struct call_operator_probe {
     void operator()() const;
 };
@@ -315,7 +317,7 @@ constexpr auto transform(Expr const& e, Rule const& rule) {
 }
 
 // Whether two expressions of the same type are the same expression: constants compare
-// their values; callees compare with == where they can and are otherwise equal only if
+// their values (floating-point zeros by their sign too); callees compare with == where they can and are otherwise equal only if
 // stateless; parameters and variables are identified by their type. (Children are compared
 // with unqualified calls, so every overload below is found whatever the nesting.)
 template <class Node>
@@ -323,9 +325,32 @@ constexpr bool equal(Node const&, Node const&) {
     return true;
 }
 
+namespace detail {
+// Values that give the same results: floating-point ones compared as bits, since -0.0 == 0.0
+// but 1 / -0.0 is not 1 / 0.0 (a long double, with padding, by value and by the bits of the
+// double it rounds to, which keeps the sign of a zero).
+template <class T>
+constexpr bool same_value(T const& a, T const& b) {
+    if constexpr (std::is_same_v<T, double>)
+        return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+    else if constexpr (std::is_same_v<T, float>)
+        return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+    else if constexpr (std::is_floating_point_v<T>)
+        return a == b && detail::same_value(static_cast<double>(a), static_cast<double>(b));
+    else
+        return a == b;
+}
+template <class T, std::size_t N>
+constexpr bool same_value(std::array<T, N> const& a, std::array<T, N> const& b) {
+    for (std::size_t i = 0; i != N; ++i)
+        if (!detail::same_value(a[i], b[i])) return false;
+    return true;
+}
+}  // namespace detail
+
 template <class T>
 constexpr bool equal(constant<T> const& a, constant<T> const& b) {
-    return a.value == b.value;
+    return detail::same_value(a.value, b.value);
 }
 
 template <class F, class... A>

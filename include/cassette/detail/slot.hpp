@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-// Storage for values made after the object holding them, in turn: what a form binds when its
-// values read the ones before them (passes::cse), and how a variable or the form reads it.
+// Storage for values made after the object holding them, in turn: where a form holds values
+// that read the ones before them (passes::cse), and how it reads them.
 #pragma once
 
 #include <cassette/detail/config.hpp>  // std::construct_at, std::destroy_at
@@ -49,20 +49,9 @@ struct made_once : value_slot<T> {
 template <class T>
 using value_storage = std::conditional_t<std::is_trivially_destructible_v<T>, value_slot<T>, made_once<T>>;
 
-// What var<Id, K> reads in the K-th of a form's values: the value itself (let, fold), or the
-// value in the storage a form makes it in as it runs (passes::cse), bound as it is rather than
-// through a reference to it: a tuple of references cost Clang 16 2.4% and GCC 12 2.0% of cse's
-// instructions on 800 calls (a class and a function per value, and a load more at every read).
-template <class V>
-CASSETTE_INLINE constexpr V const& held_value(V const& v) {
-    return v;
-}
+// The value in a value_storage (made_once too), made.
 template <class T>
 CASSETTE_INLINE constexpr T const& held_value(value_slot<T> const& v) {
-    return v.value;
-}
-template <class T>
-CASSETTE_INLINE constexpr T const& held_value(made_once<T> const& v) {
     return v.value;
 }
 
