@@ -590,6 +590,20 @@ TEST_CASE("a value cse holds that a later pass makes a form is held as cse made 
     CHECK(both.calls == 2);                         // pow once, then +
 }
 
+TEST_CASE("values a pass after cse rewrote are made before the values that read them", "[passes][regression]") {
+    // cse holds b, then a = sin(pow(b, 2)), which reads b's value. strength_reduction makes a
+    // sin of an if_, one node, whose live branch square(b) reads b: b must still be made first
+    // (ordered by node counts, a was made first and read b's value before it was made).
+    constexpr auto g = cassette::function<"g">([](auto x, auto y) {
+        auto b = x * y + x;
+        return cassette::sin(cassette::pow(b, 2.0)) + cassette::sin(cassette::pow(b, 2.0)) + b;
+    });
+    with_pass<cse_then_strength> both;
+    double const b = 0.5 * 3.0 + 0.5;
+    CHECK(cassette::overdub(both, g, 0.5, 3.0) == Approx(2 * std::sin(b * b) + b));
+    CHECK(both.calls == 2 + 2 + 2);  // b: *, +; a: square, sin; then +, +
+}
+
 TEST_CASE("cse tells a zero from a negative zero", "[passes][regression]") {
     // x * 0.0 and x * -0.0 have one type; 1 / (2 * 0.0) is +inf, 1 / (2 * -0.0) is -inf.
     constexpr auto g = cassette::function<"g">([](auto x) { return 1.0 / (x * 0.0) - 1.0 / (x * -0.0); });
@@ -598,7 +612,16 @@ TEST_CASE("cse tells a zero from a negative zero", "[passes][regression]") {
     CHECK(cassette::overdub(merged, g, 2.0) > 0);
 }
 
+struct cse_only {
+    static constexpr auto pass = passes::cse;
+};
+
 TEST_CASE("cse holds a call of an empty callee with no default value", "[passes][regression]") {
+    // Evaluated as a constant too, where a value made from no occurrence is an error.
+    constexpr auto squared = cassette::function<"squared">([](auto x) {
+        return cassette::call(scale{1}, x) * cassette::call(scale{1}, x);
+    });
+    STATIC_REQUIRE(cassette::overdub(cse_only{}, squared, 0.25) == 0.25);  // (2 * 0.25)^2
     constexpr auto g = cassette::function<"g">([](auto x) {
         return cassette::sin(cassette::call(scale{1}, x)) + cassette::cos(cassette::call(scale{1}, x));
     });

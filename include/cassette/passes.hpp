@@ -648,21 +648,24 @@ constexpr auto hold_values(R const& region, boost::mp11::mp_list<S...>, std::ind
 }
 
 // The values a pass run after cse rewrote (the first half of V...), for the body it rewrote
-// (its calls: Calls): each that is still a call; else, if the body still has calls of its type,
-// the value as cse made it (the second half: strength_reduction turns pow(x, 0.5) into an if_
-// whose live branch calls it; the evaluator reads no form's value), else none. Each type once,
-// smallest first, so that each value reads only values made before it.
+// (its calls, at any depth: Calls), each held while the body has calls of its type: each that
+// is still a call; else the value as cse made it (the second half: strength_reduction turns
+// pow(x, 0.5) into an if_ whose live branch calls it; the evaluator reads no form's value).
+// A value's calls are then the body's too, which the hashes are checked against. Each type once,
+// fewest calls at any depth first, so that each value reads only values made before it: a value
+// holds more calls than any it contains, in a form the pass made too (where it is read: a node
+// count, which counts a form as one, once made a value that read one not yet made).
 template <class Calls, class... V>
 consteval auto rewritten_order() {
     constexpr std::size_t n = sizeof...(V) / 2;
     bool const call[] = {cassette::detail::is(ir::node_kind_of<V>::value, ir::node_kind::call)...};
     bool const occurs[] = {boost::mp11::mp_contains<Calls, V>::value...};
     std::uint64_t const hash[] = {region_facts<V>::hash::value...};
-    std::size_t const size[] = {region_facts<V>::count::value...};
+    std::size_t const size[] = {boost::mp11::mp_size<typename all_calls<V>::type>::value...};
     bindings<n> kept;
     for (std::size_t k = 0; k != n; ++k) {
         std::size_t const i = call[k] ? k : n + k;
-        bool first = call[i] && (i == k || occurs[i]);
+        bool first = call[i] && occurs[i];
         for (std::size_t j = 0; j != kept.count; ++j) first = first && hash[kept.index[j]] != hash[i];
         if (!first) continue;
         std::size_t at = kept.count++;

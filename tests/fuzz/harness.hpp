@@ -371,6 +371,12 @@ template <class P>
 struct replacing_all {
     static constexpr auto pass = cassette::passes::compose(P::replace, all_passes);
 };
+// Passes after cse, which rewrite the values it holds too.
+inline constexpr auto cse_then_strength = cassette::passes::compose(cassette::passes::cse, cassette::passes::strength_reduction);
+template <class P>
+struct replacing_after_cse {
+    static constexpr auto pass = cassette::passes::compose(cassette::passes::cse, P::replace);
+};
 
 struct tagging {};  // a context with no members: only the engine propagates its tags
 
@@ -473,11 +479,13 @@ void check_at(report& r, std::size_t s, A const&... args) {
     r.same("strength_reduction", s, overdub(with_pass<passes::strength_reduction>{}, P::fn, args...), want);
     r.same("cse", s, overdub(with_pass<passes::cse>{}, P::fn, args...), want);
     r.same("compose", s, overdub(with_pass<all_passes>{}, P::fn, args...), want);
+    r.same("compose(cse, strength_reduction)", s, overdub(with_pass<cse_then_strength>{}, P::fn, args...), want);
     if constexpr (requires { P::replace; }) {
         replacing<P> replaced;
         r.same("replace", s, overdub(replaced, P::fn, args...), want);
         r.same("replace.total", s, replaced.total(), calls.n);
         r.same("compose(replace)", s, overdub(replacing_all<P>{}, P::fn, args...), want);
+        r.same("compose(cse, replace)", s, overdub(replacing_after_cse<P>{}, P::fn, args...), want);
     }
 
     tagging t;
