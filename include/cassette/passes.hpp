@@ -240,7 +240,8 @@ struct bindings {
 // (ties: the first to occur); listed by first occurrence. Types are told apart
 // by their hash, in one constant evaluation: comparing them as types would instantiate a trait
 // for every pair. Two types with one hash could only cost a binding, never change a result: a
-// bound type whose hash a call of another type has is not held (collision). Linear in the region's calls, in the steps Clang's constant evaluator counts
+// bound type whose hash a call of another type has is not held (collision). Linear in the
+// region's calls, in the steps Clang's constant evaluator counts
 // (at most 2^20): a counting sort by size, and a table of the types seen, by hash. In built-in
 // arrays: both constant evaluators call std::array's operator[] as a function, and in
 // std::arrays the choice cost twice (Clang 16) and four times (GCC 12) the instructions it
@@ -372,9 +373,9 @@ cassette::detail::false_type is_bound(void const*);
 template <class N, class Bound>
 concept bound_in = decltype(detail::is_bound<N>(static_cast<bound_set<Bound> const*>(nullptr)))::value;
 
-// Whether a node not bound itself holds no bound type: a form (its children are regions of
-// their own), a leaf, a call without state when only bound types with state are sought, or a
-// call smaller than every bound type (unless its callee is an expression).
+// Whether a node not bound itself holds no sought type (those with state: needs_occurrence): a
+// form (its children are regions of their own), a leaf, a call without state, or a call smaller
+// than every bound type (unless its callee is an expression).
 template <class N, class Bound>
 concept holds_none = !cassette::detail::is(ir::node_kind_of<N>::value, ir::node_kind::call) || !region_facts<N>::state::value ||
                      (!ir::expression<decltype(N::fn)> && region_facts<N>::count::value <= smallest<Bound>::value);
@@ -481,6 +482,20 @@ constexpr std::size_t collision(boost::mp11::mp_list<T...>) {
         if (!named[i]) return slot[i];
     return no_slot;
 }
+
+// The slots of bound types S..., in order, and the types themselves indexed (for type_at).
+template <class Indices, class... S>
+struct slots_for;
+template <std::size_t... I, class... S>
+struct slots_for<std::index_sequence<I...>, S...> {
+    using type = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
+    using bound = indexed_types<std::index_sequence<I...>, S...> const*;
+};
+template <class... S>
+using slots_of = slots_for<std::index_sequence_for<S...>, S...>;
+// The slot of the first of S... whose hash a call among Calls of another type has, or no_slot.
+template <class Calls, class... S>
+inline constexpr std::size_t taken_among = detail::collision<typename slots_of<S...>::type, typename slots_of<S...>::bound>(Calls{});
 
 // What a region's frame reads its held values from: each bound type's value, and the
 // occurrence it was made from. Reached by pointers to a base, so that the frame's type names
@@ -628,22 +643,17 @@ constexpr auto hold_from(R const& region, boost::mp11::mp_list<Sought...>, boost
     return held_values<R, Slots, S...>{{}, region, {{detail::made_from<S>(first)}...}};
 }
 
-// Holds the values of a region's repeated subtrees (choose_bindings).
-template <class R, class... S, std::size_t... I>
-constexpr auto hold_values(R const& region, boost::mp11::mp_list<S...>, std::index_sequence<I...>) {
+// Holds the values of a region's repeated subtrees (choose_bindings), but any whose hash another
+// call of the region has: a collision costs a value, not a result.
+template <class R, class... S>
+constexpr auto hold_values(R const& region, boost::mp11::mp_list<S...> bound) {
     if constexpr (sizeof...(S) == 0) {
         return region;
+    } else if constexpr (constexpr std::size_t taken = taken_among<typename region_facts<R>::calls, S...>; taken == no_slot) {
+        return detail::hold_from<typename slots_of<S...>::type>(
+            region, boost::mp11::mp_copy_if<decltype(bound), needs_occurrence>{}, bound);
     } else {
-        using slots = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
-        using bound = indexed_types<std::index_sequence_for<S...>, S...> const*;
-        constexpr std::size_t taken = detail::collision<slots, bound>(typename region_facts<R>::calls{});
-        if constexpr (taken == no_slot) {
-            return detail::hold_from<slots>(region, boost::mp11::mp_copy_if<boost::mp11::mp_list<S...>, needs_occurrence>{},
-                                            boost::mp11::mp_list<S...>{});
-        } else {  // a type whose hash another call has is not held: a collision costs a value, not a result
-            using kept = boost::mp11::mp_erase_c<boost::mp11::mp_list<S...>, taken, taken + 1>;
-            return detail::hold_values(region, kept{}, std::make_index_sequence<sizeof...(S) - 1>{});
-        }
+        return detail::hold_values(region, boost::mp11::mp_erase_c<decltype(bound), taken, taken + 1>{});
     }
 }
 
@@ -678,22 +688,16 @@ consteval auto rewritten_order() {
 // another type has, at any depth: the pass may have put calls into forms of its own, which read
 // the values too.
 template <class B, class... M, std::size_t... K>
-constexpr auto hold_kept(B const& body, cassette::detail::tuple<M...> const& values, boost::mp11::mp_list<boost::mp11::mp_size_t<K>...>) {
+constexpr auto hold_kept(B const& body, cassette::detail::tuple<M...> const& values, boost::mp11::mp_list<boost::mp11::mp_size_t<K>...> kept) {
+    using all = indexed_types<std::index_sequence_for<M...>, M...> const*;
     if constexpr (sizeof...(K) == 0) {
         return body;
+    } else if constexpr (constexpr std::size_t taken = taken_among<typename all_calls<B>::type, decltype(detail::type_at<K>(all{}))...>;
+                         taken == no_slot) {
+        using slots = typename slots_of<decltype(detail::type_at<K>(all{}))...>::type;
+        return held_values<B, slots, decltype(detail::type_at<K>(all{}))...>{{}, body, {{cassette::detail::get<K>(values)}...}};
     } else {
-        using all = indexed_types<std::index_sequence_for<M...>, M...> const*;
-        using held = boost::mp11::mp_list<decltype(detail::type_at<K>(all{}))...>;
-        return [&]<std::size_t... I, class... S>(std::index_sequence<I...>, boost::mp11::mp_list<S...>) {
-            using slots = hash_slots<hash_slot<region_facts<S>::hash::value, I, region_facts<S>::state::value>...>;
-            using bound = indexed_types<std::index_sequence<I...>, S...> const*;
-            constexpr std::size_t taken = detail::collision<slots, bound>(typename all_calls<B>::type{});
-            if constexpr (taken == no_slot) {
-                return held_values<B, slots, S...>{{}, body, {{cassette::detail::get<K>(values)}...}};
-            } else {  // a collision costs a value, not a result
-                return detail::hold_kept(body, values, boost::mp11::mp_erase_c<boost::mp11::mp_list<boost::mp11::mp_size_t<K>...>, taken, taken + 1>{});
-            }
-        }(std::index_sequence_for<decltype(detail::type_at<K>(all{}))...>{}, held{});
+        return detail::hold_kept(body, values, boost::mp11::mp_erase_c<decltype(kept), taken, taken + 1>{});
     }
 }
 template <class B, class... V>
@@ -709,7 +713,7 @@ constexpr auto cse_region(R const& region) {
     // The region's facts asked of its staged calls first (cassette::detail::call_height).
     static_assert(cassette::detail::stage_for<region_facts, R>::value);
     using bound = typename bound_types<typename region_facts<R>::calls>::type;
-    return detail::hold_values(region, bound{}, std::make_index_sequence<boost::mp11::mp_size<bound>::value>{});
+    return detail::hold_values(region, bound{});
 }
 
 // A special form's child, a region of its own: own_region if it has calls but holds no value.
