@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A random expression tree of N call nodes over x and y, as one translation unit per mode:
 hand (plain C++ on double), jet (the same template on ceres::Jet<double, 2>), and the DSL
-under plain / null / hooked / fold_constants / cse / derivative / gradient. Each includes the
+under plain / null / hooked / fold_constants / cse / derivative / gradient, or only built
+(build: its body's type and value, not evaluated). Each includes the
 header its mode needs, as Jet's includes <ceres/jet.h> alone (--umbrella: <cassette/cassette.hpp>).
 Usage: gen.py --n N --mode MODE [--seed S] > tu.cpp"""
 import argparse, random
@@ -74,6 +75,8 @@ else:
     out.append('inline constexpr auto f = cassette::function<"f">([](auto x, auto y) { using cassette::sin; using cassette::cos; using cassette::exp; ' + statements + ' return ' + e + '; });')
     body = {
         'plain': 'double r = f(x, y);',
+        # The body built, its type and its value, and not evaluated: a body's address.
+        'build': 'double r = x; std::printf("%p\\n", static_cast<void const*>(&decltype(f)::body<2>));',
         'null': 'double r = cassette::overdub(cassette::null_context{}, f, x, y);',
         'hooked': 'counting c; double r = cassette::overdub(c, f, x, y); std::printf("%d\\n", c.calls);',
         'fold_constants': 'double r = cassette::overdub(folding{}, f, x, y);',

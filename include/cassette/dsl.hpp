@@ -137,6 +137,7 @@ constexpr auto call(G const& g, X const&... args) {
 // Only the taken branch is evaluated; the result has the branches' common type.
 template <class C, class T, class E>
 constexpr auto if_(C const& cond, T const& then_value, E const& else_value) {
+    detail::stop_speculative_folding();
     return ir::conditional<ir::node_t<C>, ir::node_t<T>, ir::node_t<E>>{
         {}, ir::as_node(cond), ir::as_node(then_value), ir::as_node(else_value)};
 }
@@ -145,12 +146,14 @@ constexpr auto if_(C const& cond, T const& then_value, E const& else_value) {
 // lambda expression is its own type, so nested forms never capture each other's variables.
 template <class V, class Lambda>
 constexpr auto let(V const& value, Lambda const& body) {
+    detail::stop_speculative_folding();
     auto b = ir::as_node(body(ir::var<Lambda, 0>{}));
     return ir::let_in<Lambda, ir::node_t<V>, decltype(b)>{{}, ir::as_node(value), b};
 }
 
 template <class First, class Last, class Init, class Lambda>
 constexpr auto fold(First const& first, Last const& last, Init const& init, Lambda const& body) {
+    detail::stop_speculative_folding();
     auto b = ir::as_node(body(ir::var<Lambda, 0>{}, ir::var<Lambda, 1>{}));
     return ir::loop<Lambda, ir::node_t<First>, ir::node_t<Last>, ir::node_t<Init>, decltype(b)>{
         {}, ir::as_node(first), ir::as_node(last), ir::as_node(init), b};

@@ -280,12 +280,6 @@ CASSETTE_INLINE constexpr decltype(auto) value_of(Fn&& fn) {
     }
 }
 
-// Compilers speculatively constant-fold calls with constant arguments in ordinary code
-// (`long r = fib(20);`), which for a deep recursion costs seconds and gigabytes. A body
-// run asks is_constant_evaluated(): GCC stops speculating at the question, Clang at this
-// call, which is not constexpr. At run time it is an empty inline function.
-inline void at_run_time() noexcept {}
-
 // Calls fn if the scope it guards is left by an exception: disarm on the normal path.
 template <class Fn>
 struct on_unwind {
@@ -695,7 +689,7 @@ struct engine {
     // Traced functions are empty, so the callee hooks see for self is a static instance.
     template <class Ref, class F, class... P>
     static constexpr auto run_body_as(Ref ref, P... xs) -> typename body_result<Ref, F, std::remove_cvref_t<P>...>::type {
-        if (!std::is_constant_evaluated()) detail::at_run_time();
+        detail::stop_speculative_folding();
         using args_type = detail::tuple<std::remove_cvref_t<P> const&...>;
         args_type const args{{xs}...};
         return detail::body_frame<F>(ref, args).eval(body_under<typename Ref::context_type, F, sizeof...(P)>());

@@ -31,9 +31,10 @@ struct primitive : primitive_base {
     template <class... X>
         requires(ir::expression<X> || ...) || requires(X const&... xs) { Derived::apply(xs...); }
     CASSETTE_INLINE constexpr decltype(auto) operator()(X const&... xs) const {
-        if constexpr ((ir::expression<X> || ...))
+        if constexpr ((ir::expression<X> || ...)) {
+            detail::stop_speculative_folding();
             return ir::call<Derived, ir::node_t<X>...>{{}, static_cast<Derived const&>(*this), {{ir::node_t<X>(xs)}...}};
-        else
+        } else
             return Derived::apply(xs...);
     }
 };
@@ -213,6 +214,7 @@ concept symbolic_operands = expression<A> || expression<B>;
     template <class A, class B>                                                                 \
         requires symbolic_operands<A, B>                                                        \
     constexpr auto FUNCTION(A const& a, B const& b) {                                           \
+        cassette::detail::stop_speculative_folding();                                          \
         return call<op::NAME##_t, node_t<A>, node_t<B>>{{}, op::NAME, {{node_t<A>(a)}, {node_t<B>(b)}}}; \
     }
 #define CASSETTE_DETAIL_BINARY(NAME, OP, ...) CASSETTE_DETAIL_BINARY_CALL(operator OP, NAME)
@@ -232,6 +234,7 @@ constexpr auto operator!(X const& x) {
 #define CASSETTE_DETAIL_ADL1(NAME, ...)                 \
     template <expression X>                             \
     constexpr auto NAME(X const& x) {                   \
+        cassette::detail::stop_speculative_folding();   \
         return call<op::NAME##_t, X>{{}, op::NAME, {{x}}}; \
     }
 #define CASSETTE_DETAIL_ADL2(NAME, ...) CASSETTE_DETAIL_BINARY_CALL(NAME, NAME)
