@@ -7,7 +7,9 @@ second's instructions. Without the library's stop, a chain of 150 calls costs 1.
 
   folding.py --cxx g++ --include include [--n 150] [--limit 1.03]
 """
-import argparse, pathlib, re, subprocess, sys, tempfile
+import argparse, pathlib, subprocess, sys, tempfile
+
+from callgrind_count import compiler_instructions
 
 here = pathlib.Path(__file__).resolve().parent
 p = argparse.ArgumentParser()
@@ -17,27 +19,13 @@ p.add_argument('--n', type=int, default=150)
 p.add_argument('--limit', type=float, default=1.03)
 a = p.parse_args()
 
-
-def instructions(source, work, *flags):
-    """The instructions of the compiler proper (the largest of the processes the driver runs)."""
-    for old in work.glob('callgrind.*'):
-        old.unlink()
-    subprocess.run(['valgrind', '--tool=callgrind', '--trace-children=yes',
-                    f'--callgrind-out-file={work}/callgrind.%p', a.cxx, '-std=c++20', '-O2', '-DNDEBUG',
-                    '-I' + a.include, *flags, '-c', str(source), '-o', str(work / 't.o')],
-                   check=True, capture_output=True)
-    totals = [int(m.group(1)) for f in work.glob('callgrind.*')
-              for m in [re.search(r'^(?:summary|totals): (\d+)', f.read_text(), re.M)] if m]
-    return max(totals)
-
-
 with tempfile.TemporaryDirectory() as tmp:
     work = pathlib.Path(tmp)
     source = work / 'chain.cpp'
     source.write_text(subprocess.run([sys.executable, str(here / 'gen.py'), '--n', str(a.n), '--mode', 'build',
                                       '--shape', 'chain'], check=True, capture_output=True, text=True).stdout)
-    folded = instructions(source, work)
-    unfolded = instructions(source, work, '-fno-inline')
+    folded = compiler_instructions(a.cxx, a.include, source, work)
+    unfolded = compiler_instructions(a.cxx, a.include, source, work, '-fno-inline')
 ratio = folded / unfolded
 print(f'a chain of {a.n} calls built: {folded:,} instructions, {unfolded:,} with -fno-inline: '
       f'{ratio:.3f}x (limit {a.limit}x)')

@@ -7,8 +7,9 @@ time: over every N from 200 up (three at least), above the headers' cost (N = 1)
 compilation's time.
   python3 benchmarks/compile_time/instructions.py [-I include-dir] [-c "g++ clang++-16"]
           [-n "1 200 800 3200"] [-m "plain gradient"]"""
-import argparse, glob, os, re, subprocess, sys, tempfile
+import argparse, os, subprocess, sys, tempfile
 
+from callgrind_count import compiler_instructions
 from report import fit
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -20,21 +21,6 @@ p.add_argument('-m', dest='modes', default='plain gradient')
 a = p.parse_args()
 
 
-def instructions(cxx, tu, tmp):
-    """The largest count among the processes the driver starts: the compiler proper."""
-    out = os.path.join(tmp, 'callgrind.%p')
-    subprocess.run(['valgrind', '--tool=callgrind', '--trace-children=yes', '--callgrind-out-file=' + out,
-                    cxx, '-std=c++20', '-O2', '-DNDEBUG', '-I' + a.include, '-I/usr/include/eigen3',
-                    '-c', tu, '-o', os.path.join(tmp, 't.o')],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    counts = []
-    for f in glob.glob(os.path.join(tmp, 'callgrind.*')):
-        with open(f) as lines:
-            counts += [int(m.group(1)) for m in (re.match(r'summary: (\d+)', line) for line in lines) if m]
-        os.remove(f)
-    return max(counts)
-
-
 counts = {}
 with tempfile.TemporaryDirectory() as tmp:
     tu = os.path.join(tmp, 't.cpp')
@@ -44,7 +30,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 with open(tu, 'w') as f:
                     subprocess.run([sys.executable, os.path.join(here, 'gen.py'), '--n', str(n), '--mode', mode],
                                    check=True, stdout=f)
-                counts[cxx, n, mode] = instructions(cxx, tu, tmp) / 1e9
+                counts[cxx, n, mode] = compiler_instructions(cxx, a.include, tu, tmp) / 1e9
                 print(f'{cxx}\t{n}\t{mode}\t{counts[cxx, n, mode]:.3f}', flush=True)
 
 for cxx in a.compilers.split():
