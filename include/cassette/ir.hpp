@@ -141,38 +141,28 @@ constexpr auto make_call(F const& fn, X const&... xs) {
     return call<F, node_t<X>...>{{}, fn, {{node_t<X>(xs)}...}};
 }
 
-// What every node can do while a body is being built: be indexed, be called (higher order),
-// and refuse to be a bool, because a branch on a symbolic value cannot be recorded.
+// What every node can do while a body is being built: refuse to be a bool, because a branch on
+// a symbolic value cannot be recorded, and be indexed and called (higher order), below.
 // Nodes are copied, never moved. Moving a node whose move constructor was never needed before
 // makes Clang define the implicit move constructors of its whole subtree, each inside its
 // parent's, which exhausts its stack for a body a few hundred calls deep; copy constructors
 // are defined bottom up, as the builder copies each node into its parent. A deleted move
 // constructor here makes each node's own defaulted one deleted, which overload resolution
 // ignores: a node is moved by its copy constructor.
-template <class Derived>
-struct symbolic : node_base {
-    symbolic() = default;
-    symbolic(symbolic const&) = default;
-    symbolic(symbolic&&) = delete;
-    symbolic& operator=(symbolic const&) = default;
-
-
-    template <class Index>
-    constexpr auto operator[](Index const& i) const {
-        return ir::make_call(typename detail::dependent<op::getindex_t, Index>::type{}, self(), i);
-    }
-
-    template <class... X>
-    constexpr auto operator()(X const&... xs) const {
-        return ir::make_call(self(), xs...);
-    }
+// One class for every node, not one per node type: a call node, the most numerous, has it as
+// its only base (see call).
+struct value_node : node_base {
+    value_node() = default;
+    value_node(value_node const&) = default;
+    value_node(value_node&&) = delete;
+    value_node& operator=(value_node const&) = default;
 
     // consteval, so that a branch asking for the conversion instantiates it there and then,
     // before any error the branch leads to (a `return` of another type, ?: operands of
     // different types): GCC otherwise reports errors in function bodies last.
-    template <class D = Derived>
+    template <class Delay = void>
     consteval explicit operator bool() const {
-        static_assert(detail::always_false<D>,
+        static_assert(detail::always_false<Delay>,
                       "cassette: a symbolic value has no truth value while a body is being built. "
                       "Branch with cassette::if_(condition, then_value, else_value) "
                       "instead of if, ?: or bool().");
@@ -182,18 +172,33 @@ struct symbolic : node_base {
     // A symbolic value handed to a plain C++ function (std::sin(x), a function taking double)
     // converts here, only to say why that cannot work; consteval for the reason above. The
     // DSL's own operators and functions match exactly and never come here.
-    template <class D = Derived>
+    template <class Delay = void>
     consteval operator double() const {
-        static_assert(detail::always_false<D>,
+        static_assert(detail::always_false<Delay>,
                       "cassette: a symbolic value was passed to a plain C++ function (std::sin, a "
                       "function taking double, ...), which cannot record a call. Use cassette::sin and "
                       "the other cassette:: functions, an unqualified call after `using std::sin;`, "
                       "a traced function, or cassette::call(function, arguments...).");
         return 0;
     }
+};
 
-private:
-    constexpr Derived const& self() const { return static_cast<Derived const&>(*this); }
+// The members by which a node of type SELF is indexed or called: a call recorded on it.
+#define CASSETTE_DETAIL_NODE_CALLS(SELF)                                                                       \
+    template <class Index>                                                                                     \
+    constexpr auto operator[](Index const& i) const {                                                          \
+        return ir::make_call(typename detail::dependent<op::getindex_t, Index>::type{}, static_cast<SELF const&>(*this), \
+                             i);                                                                               \
+    }                                                                                                          \
+    template <class... X>                                                                                      \
+    constexpr auto operator()(X const&... xs) const {                                                          \
+        return ir::make_call(static_cast<SELF const&>(*this), xs...);                                          \
+    }
+
+// The base of every node type but call: a symbolic value (ir::expression).
+template <class Derived>
+struct symbolic : value_node {
+    CASSETTE_DETAIL_NODE_CALLS(Derived)
 };
 
 // The I-th parameter of the traced function whose body this is.
@@ -226,38 +231,63 @@ struct is_constant_node<T const> : is_constant_node<T> {};
 // it or constructor that takes it, and GCC names every constructor instance with the node's
 // type (GCC 12, with the class traits of transform.hpp: a plain call of 1,600 nodes 660 -> 523
 // MiB, a chain of 600 calls 1,840 -> 877 MiB and 54 -> 10.5 s).
+// Its base is value_node, not symbolic<call>: a base class per call is one more class to
+// instantiate and one more level of every node the constant evaluator copies (Clang 16, a
+// hooked context, 200 calls: 1.3% fewer instructions).
 template <class F, class... Args>
-struct call : symbolic<call<F, Args...>> {
+struct call : value_node {
     [[no_unique_address]] F fn;
     detail::tuple<Args...> args;
+    CASSETTE_DETAIL_NODE_CALLS(call)
 
     static_assert((1 + ... + sizeof(cassette::detail::made_with_parent<Args>)) != 0);  // see detail::call_height
 };
+#undef CASSETTE_DETAIL_NODE_CALLS
 
 // The type of a call node's I-th argument. The first three by pattern: the evaluator asks for
 // them of every call, and Boost.Mp11's mp_at_c, without the built-in GCC 12 lacks, instantiates
 // half a dozen classes over the arguments each time (GCC 12, a plain call of 1,600 nodes:
-// 5.4 -> 4.3 s).
+// 5.4 -> 4.3 s). A class per index with one pattern each, so that no call's type is matched
+// against another index's pattern nor are patterns ordered (Clang 16, a hooked context, 200
+// calls: 0.7% fewer instructions than four patterns of one class).
+template <std::size_t I>
+struct argument_at {
+    template <class Call>
+    struct of;
+    template <class F, class... A>
+    struct of<call<F, A...>> {
+        using type = boost::mp11::mp_at_c<boost::mp11::mp_list<A...>, I>;
+    };
+};
+template <>
+struct argument_at<0> {
+    template <class Call>
+    struct of;
+    template <class F, class A0, class... A>
+    struct of<call<F, A0, A...>> {
+        using type = A0;
+    };
+};
+template <>
+struct argument_at<1> {
+    template <class Call>
+    struct of;
+    template <class F, class A0, class A1, class... A>
+    struct of<call<F, A0, A1, A...>> {
+        using type = A1;
+    };
+};
+template <>
+struct argument_at<2> {
+    template <class Call>
+    struct of;
+    template <class F, class A0, class A1, class A2, class... A>
+    struct of<call<F, A0, A1, A2, A...>> {
+        using type = A2;
+    };
+};
 template <class Call, std::size_t I>
-struct argument;
-template <class F, class... A, std::size_t I>
-struct argument<call<F, A...>, I> {
-    using type = boost::mp11::mp_at_c<boost::mp11::mp_list<A...>, I>;
-};
-template <class F, class A0, class... A>
-struct argument<call<F, A0, A...>, 0> {
-    using type = A0;
-};
-template <class F, class A0, class A1, class... A>
-struct argument<call<F, A0, A1, A...>, 1> {
-    using type = A1;
-};
-template <class F, class A0, class A1, class A2, class... A>
-struct argument<call<F, A0, A1, A2, A...>, 2> {
-    using type = A2;
-};
-template <class Call, std::size_t I>
-using argument_t = typename argument<Call, I>::type;
+using argument_t = typename argument_at<I>::template of<Call>::type;
 
 // The callee of cassette::self(...): resolved to the traced function being run.
 struct self_t {
